@@ -1,0 +1,102 @@
+// Shared pieces of the constexpr math kernels: bit access, powers of two, and the
+// guards that keep the compiler from fusing a*b+c into an FMA.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <limits>
+
+// Same bits in both worlds needs every multiply and add rounded separately. The constant
+// evaluator never fuses a*b+c, but at run time with FMA hardware Clang (-ffp-contract=on)
+// fuses within an expression and GCC (-ffp-contract=fast, even with -std=c++20) fuses
+// anywhere. Clang takes a per-function-body pragma; GCC takes an optimize pragma around the
+// definitions, which also stops GCC from inlining them into callers built with a different
+// contraction mode (so callers built with -ffp-contract=off get them inlined and vectorised).
+#if defined(__clang__)
+#define SA_DETAIL_MATH_BEGIN
+#define SA_DETAIL_MATH_END
+#define SA_DETAIL_NO_FP_CONTRACT _Pragma("clang fp contract(off)")
+#elif defined(__GNUC__)
+#define SA_DETAIL_MATH_BEGIN _Pragma("GCC push_options") _Pragma("GCC optimize(\"fp-contract=off\")")
+#define SA_DETAIL_MATH_END _Pragma("GCC pop_options")
+#define SA_DETAIL_NO_FP_CONTRACT
+#else
+#define SA_DETAIL_MATH_BEGIN
+#define SA_DETAIL_MATH_END
+#define SA_DETAIL_NO_FP_CONTRACT
+#endif
+
+SA_DETAIL_MATH_BEGIN
+
+namespace static_attention::detail::math {
+
+inline constexpr double inf_d = std::numeric_limits<double>::infinity();
+inline constexpr float inf_f = std::numeric_limits<float>::infinity();
+
+// ln 2 split so that k * ln2_hi is exact for |k| < 2^21 (the low 21 bits of ln2_hi are zero).
+inline constexpr double ln2_hi = 0x1.62e42fee00000p-1;
+inline constexpr double ln2_lo = 0x1.a39ef35793c76p-33;
+inline constexpr double inv_ln2 = 0x1.71547652b82fep+0;
+
+// Adding then subtracting 1.5 * 2^52 rounds a double with |v| < 2^51 to the nearest integer,
+// using only +/-, so it is constexpr and vectorises; the integer also sits in the low bits.
+inline constexpr double round_shift = 0x1.8p52;
+
+[[nodiscard]] constexpr std::uint64_t bits(double x) noexcept { return std::bit_cast<std::uint64_t>(x); }
+[[nodiscard]] constexpr std::uint32_t bits(float x) noexcept { return std::bit_cast<std::uint32_t>(x); }
+[[nodiscard]] constexpr double from_bits(std::uint64_t b) noexcept { return std::bit_cast<double>(b); }
+[[nodiscard]] constexpr float from_bits(std::uint32_t b) noexcept { return std::bit_cast<float>(b); }
+
+// Classification by bits: Clang refuses any arithmetic on a NaN in a constant expression,
+// so NaN and infinity are detected and steered around the arithmetic, never computed with.
+[[nodiscard]] constexpr bool is_nan(double x) noexcept {
+  return (bits(x) & 0x7fff'ffff'ffff'ffffULL) > 0x7ff0'0000'0000'0000ULL;
+}
+[[nodiscard]] constexpr bool is_nan(float x) noexcept { return (bits(x) & 0x7fff'ffffU) > 0x7f80'0000U; }
+
+// A NaN input is returned quiet, with its payload, as glibc does (it computes x + x).
+[[nodiscard]] constexpr double quiet(double x) noexcept { return from_bits(bits(x) | 0x0008'0000'0000'0000ULL); }
+[[nodiscard]] constexpr float quiet(float x) noexcept { return from_bits(bits(x) | 0x0040'0000U); }
+
+[[nodiscard]] constexpr double abs(double x) noexcept { return from_bits(bits(x) & 0x7fff'ffff'ffff'ffffULL); }
+
+// |magnitude| with the sign bit of sign_of.
+[[nodiscard]] constexpr double copysign(double magnitude, double sign_of) noexcept {
+  return from_bits((bits(magnitude) & 0x7fff'ffff'ffff'ffffULL) | (bits(sign_of) & 0x8000'0000'0000'0000ULL));
+}
+[[nodiscard]] constexpr float copysign(float magnitude, float sign_of) noexcept {
+  return from_bits((bits(magnitude) & 0x7fff'ffffU) | (bits(sign_of) & 0x8000'0000U));
+}
+
+// 2^k for -1022 <= k <= 1023, built from bits (exact, and cheap in a vector loop).
+[[nodiscard]] constexpr double pow2(std::int64_t k) noexcept {
+  return from_bits(static_cast<std::uint64_t>(k + 1023) << 52);
+}
+
+// round(v) for |v| < 2^51, as an integer and as a double.
+struct rounded {
+  std::int64_t k;
+  double kd;
+};
+[[nodiscard]] constexpr rounded round_to_int(double v) noexcept {
+  SA_DETAIL_NO_FP_CONTRACT
+  const double shifted = v + round_shift;
+  const double kd = shifted - round_shift;
+  // Modular conversion (defined since C++20) turns the bit difference into a signed k.
+  const auto k = static_cast<std::int64_t>(bits(shifted) - bits(round_shift));
+  return {k, kd};
+}
+
+// A double result rounded to float; values past the float range become inf explicitly,
+// because an out-of-range conversion is undefined behaviour and not a constant expression.
+[[nodiscard]] constexpr float to_float(double d) noexcept {
+  // 0x1.ffffffp127 is the midpoint between FLT_MAX and 2^128; ties go to 2^128, i.e. inf.
+  constexpr double flt_max = static_cast<double>(std::numeric_limits<float>::max());
+  const double clamped = d > flt_max ? flt_max : d;
+  const float f = static_cast<float>(clamped);
+  return d >= 0x1.ffffffp127 ? inf_f : f;
+}
+
+}  // namespace static_attention::detail::math
+
+SA_DETAIL_MATH_END

@@ -1,0 +1,178 @@
+// Element-wise operations on matrices and tensors of equal shape, and with scalars.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <static_attention/shape.hpp>
+#include <static_attention/shape_rules.hpp>
+
+namespace static_attention {
+
+namespace detail {
+template <class M, class U>
+struct rebind;
+template <class T, std::size_t R, std::size_t C, class U>
+struct rebind<matrix<T, R, C>, U> {
+  using type = matrix<U, R, C>;
+};
+template <class T, std::size_t B, std::size_t N, std::size_t D, class U>
+struct rebind<tensor<T, B, N, D>, U> {
+  using type = tensor<U, B, N, D>;
+};
+
+}  // namespace detail
+
+/// The same shape with element type U.
+template <dense M, class U>
+using rebind_t = typename detail::rebind<std::remove_cvref_t<M>, U>::type;
+
+/// f applied to every element; the result's element type is f's return type.
+template <dense M, class F>
+constexpr auto map(const M& m, F f) noexcept(noexcept(f(m.elems[0]))) {
+  using U = std::remove_cvref_t<decltype(f(m.elems[0]))>;
+  rebind_t<M, U> out;
+  for (std::size_t k = 0; k < M::size; ++k) out.elems[k] = f(m.elems[k]);
+  return out;
+}
+
+namespace detail {
+struct plus_tag {};
+struct minus_tag {};
+struct multiplies_tag {};
+struct divides_tag {};
+
+// The element-wise rule, stated for the operator the user wrote; the requirement the compiler
+// prints carries both shapes.
+template <class Op, class A, class B>
+constexpr void check_elementwise() noexcept {
+  static_assert(element_types_equal<value_type_t<A>, value_type_t<B>>,
+                "element-wise a op b requires one element type; convert one operand with map()");
+  if constexpr (std::is_same_v<Op, multiplies_tag> && matrix_type<A> && matrix_type<B> &&
+                cols_v<A> == rows_v<B>) {
+    static_assert(shapes_equal<shape_t<A>, shape_t<B>>,
+                  "a * b is the element-wise product and requires equal shapes; for the matrix "
+                  "product use matmul(a, b)");
+  } else {
+    static_assert(shapes_equal<shape_t<A>, shape_t<B>>,
+                  "element-wise a + b, a - b, a * b and a / b require equal shapes");
+  }
+}
+
+template <class Op, class A, class B, class F>
+constexpr A elementwise(const A& a, const B& b, F f) noexcept {
+  check_elementwise<Op, A, B>();
+  if constexpr (std::is_same_v<A, B>) {
+    A out;
+    for (std::size_t k = 0; k < A::size; ++k) out.elems[k] = f(a.elems[k], b.elems[k]);
+    return out;
+  } else {
+    return a;
+  }
+}
+}  // namespace detail
+
+/// Element-wise sum. Requires equal shapes.
+template <dense A, dense B>
+constexpr A operator+(const A& a, const B& b) noexcept {
+  return detail::elementwise<detail::plus_tag>(a, b, [](auto x, auto y) { return x + y; });
+}
+/// Element-wise difference. Requires equal shapes.
+template <dense A, dense B>
+constexpr A operator-(const A& a, const B& b) noexcept {
+  return detail::elementwise<detail::minus_tag>(a, b, [](auto x, auto y) { return x - y; });
+}
+/// Element-wise (Hadamard) product, as PyTorch's `a * b`. The matrix product is `matmul(a, b)`.
+template <dense A, dense B>
+constexpr A operator*(const A& a, const B& b) noexcept {
+  return detail::elementwise<detail::multiplies_tag>(a, b, [](auto x, auto y) { return x * y; });
+}
+/// Element-wise quotient. Requires equal shapes.
+template <dense A, dense B>
+constexpr A operator/(const A& a, const B& b) noexcept {
+  return detail::elementwise<detail::divides_tag>(a, b, [](auto x, auto y) { return x / y; });
+}
+
+/// Negation.
+template <dense M>
+constexpr M operator-(const M& m) noexcept {
+  return map(m, [](auto x) { return static_cast<value_type_t<M>>(-x); });
+}
+
+/// Scalar operations, applied to every element.
+template <dense M>
+constexpr M operator+(const M& m, value_type_t<M> s) noexcept {
+  return map(m, [s](auto x) { return static_cast<value_type_t<M>>(x + s); });
+}
+template <dense M>
+constexpr M operator+(value_type_t<M> s, const M& m) noexcept {
+  return m + s;
+}
+template <dense M>
+constexpr M operator-(const M& m, value_type_t<M> s) noexcept {
+  return map(m, [s](auto x) { return static_cast<value_type_t<M>>(x - s); });
+}
+template <dense M>
+constexpr M operator-(value_type_t<M> s, const M& m) noexcept {
+  return map(m, [s](auto x) { return static_cast<value_type_t<M>>(s - x); });
+}
+template <dense M>
+constexpr M operator*(const M& m, value_type_t<M> s) noexcept {
+  return map(m, [s](auto x) { return static_cast<value_type_t<M>>(x * s); });
+}
+template <dense M>
+constexpr M operator*(value_type_t<M> s, const M& m) noexcept {
+  return m * s;
+}
+template <dense M>
+constexpr M operator/(const M& m, value_type_t<M> s) noexcept {
+  return map(m, [s](auto x) { return static_cast<value_type_t<M>>(x / s); });
+}
+
+/// Compound assignment, element-wise or with a scalar.
+template <dense A, class B>
+  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
+constexpr A& operator+=(A& a, const B& b) noexcept {
+  return a = a + b;
+}
+template <dense A, class B>
+  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
+constexpr A& operator-=(A& a, const B& b) noexcept {
+  return a = a - b;
+}
+template <dense A, class B>
+  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
+constexpr A& operator*=(A& a, const B& b) noexcept {
+  return a = a * b;
+}
+template <dense A, class B>
+  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
+constexpr A& operator/=(A& a, const B& b) noexcept {
+  return a = a / b;
+}
+
+/// True when every |a - b| <= tol (absolute tolerance; NaN never compares equal).
+template <dense A, dense B>
+  requires same_shape<A, B>
+constexpr bool approx_equal(const A& a, const B& b, value_type_t<A> tol) noexcept {
+  for (std::size_t k = 0; k < A::size; ++k) {
+    const auto d = a.elems[k] - b.elems[k];
+    if (!(d <= tol && -d <= tol)) return false;
+  }
+  return true;
+}
+
+/// Largest |a - b| over all elements (NaN if any difference is NaN).
+template <dense A, dense B>
+  requires same_shape<A, B>
+constexpr value_type_t<A> max_abs_diff(const A& a, const B& b) noexcept {
+  value_type_t<A> worst{};
+  for (std::size_t k = 0; k < A::size; ++k) {
+    auto d = a.elems[k] - b.elems[k];
+    if (d < 0) d = -d;
+    if (d > worst || d != d) worst = d;
+  }
+  return worst;
+}
+
+}  // namespace static_attention

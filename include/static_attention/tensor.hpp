@@ -1,0 +1,151 @@
+// tensor<T, B, N, D>: a batch of B matrices of N x D (batch x tokens x features), contiguous.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <boost/hana/integral_constant.hpp>
+
+#include <static_attention/detail/index_check.hpp>
+#include <static_attention/matrix.hpp>
+#include <static_attention/shape.hpp>
+
+namespace static_attention {
+
+/// A rank-3 tensor of B x N x D elements of T (batch x tokens x features), row-major and
+/// contiguous, with no heap. Trivially copyable and structural, like `matrix`.
+template <class T, std::size_t B, std::size_t N, std::size_t D>
+struct tensor {
+  static_assert(B > 0 && N > 0 && D > 0, "tensor<T, B, N, D> requires B, N and D > 0");
+  static_assert(std::is_arithmetic_v<T>, "tensor<T, B, N, D> requires an arithmetic element type T");
+
+  using value_type = T;
+  /// The matrix type of one batch item.
+  using item_type = matrix<T, N, D>;
+  /// Batch size, as a Hana integral constant (`M::batch()` is the value).
+  static constexpr boost::hana::size_t<B> batch{};
+  /// Rows (tokens) per batch item, as a Hana integral constant.
+  static constexpr boost::hana::size_t<N> rows{};
+  /// Columns (features), the last dimension, as a Hana integral constant.
+  static constexpr boost::hana::size_t<D> cols{};
+  /// Number of elements.
+  static constexpr std::size_t size = B * N * D;
+
+  /// Storage, batch-major then row-major. Public only so that the type is structural.
+  T elems[B * N * D]{};
+
+  /// Zeros.
+  constexpr tensor() noexcept = default;
+
+  /// One braced N x D block per batch item: `tensor<int, 2, 1, 2> t{{{1, 2}}, {{3, 4}}};`
+  template <std::size_t... ItemRows>
+  constexpr tensor(const T (&... items)[ItemRows][D]) noexcept {  // NOLINT: implicit on purpose
+    static_assert(sizeof...(ItemRows) == B, "tensor<T, B, N, D>{...} requires exactly B braced items");
+    static_assert(((ItemRows == N) && ...), "tensor<T, B, N, D>{...} requires exactly N rows in every item");
+    if constexpr (sizeof...(ItemRows) == B && ((ItemRows == N) && ...)) {
+      std::size_t b = 0;
+      (copy_item(b++, items), ...);
+    }
+  }
+
+  /// Element (b, i, j). Out of range: a compile error in constant evaluation, an assertion at run time.
+  constexpr T& operator()(std::size_t b, std::size_t i, std::size_t j) noexcept {
+    detail::check_index<B, N, D>(b, i, j);
+    return elems[(b * N + i) * D + j];
+  }
+  constexpr const T& operator()(std::size_t b, std::size_t i, std::size_t j) const noexcept {
+    detail::check_index<B, N, D>(b, i, j);
+    return elems[(b * N + i) * D + j];
+  }
+
+  /// Batch item b, as a copy (`t[b]` in PyTorch).
+  constexpr item_type operator[](std::size_t b) const noexcept {
+    detail::check_index<B>(b);
+    item_type m;
+    for (std::size_t k = 0; k < N * D; ++k) m.elems[k] = elems[b * N * D + k];
+    return m;
+  }
+
+  constexpr T* data() noexcept { return elems; }
+  constexpr const T* data() const noexcept { return elems; }
+  constexpr T* begin() noexcept { return elems; }
+  constexpr T* end() noexcept { return elems + size; }
+  constexpr const T* begin() const noexcept { return elems; }
+  constexpr const T* end() const noexcept { return elems + size; }
+
+  /// Element-wise equality.
+  friend constexpr bool operator==(const tensor&, const tensor&) = default;
+
+ private:
+  constexpr void copy_item(std::size_t b, const T (&values)[N][D]) noexcept {
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = 0; j < D; ++j) elems[(b * N + i) * D + j] = values[i][j];
+  }
+};
+
+/// Replaces batch item b of t with m.
+template <class T, std::size_t B, std::size_t N, std::size_t D>
+constexpr void set_item(tensor<T, B, N, D>& t, std::size_t b, const matrix<T, N, D>& m) noexcept {
+  detail::check_index<B>(b);
+  for (std::size_t k = 0; k < N * D; ++k) t.elems[b * N * D + k] = m.elems[k];
+}
+
+/// Stacks matrices of one shape into a batch: `stack(a, b)` is `torch.stack([a, b])`.
+template <class T, std::size_t N, std::size_t D, class... More>
+constexpr auto stack(const matrix<T, N, D>& first, const More&... more) noexcept
+    -> tensor<T, 1 + sizeof...(More), N, D> {
+  static_assert((std::is_same_v<More, matrix<T, N, D>> && ...),
+                "stack(a, b, ...) requires matrices of one element type and one shape");
+  tensor<T, 1 + sizeof...(More), N, D> t;
+  std::size_t b = 0;
+  set_item(t, b++, first);
+  (set_item(t, b++, more), ...);
+  return t;
+}
+
+/// A tensor with every element equal to `value`.
+template <class T, std::size_t B, std::size_t N, std::size_t D>
+constexpr tensor<T, B, N, D> full(T value) noexcept {
+  tensor<T, B, N, D> t;
+  for (auto& x : t.elems) x = value;
+  return t;
+}
+/// All zeros.
+template <class T, std::size_t B, std::size_t N, std::size_t D>
+constexpr tensor<T, B, N, D> zeros() noexcept {
+  return tensor<T, B, N, D>{};
+}
+/// All ones.
+template <class T, std::size_t B, std::size_t N, std::size_t D>
+constexpr tensor<T, B, N, D> ones() noexcept {
+  return full<T, B, N, D>(T{1});
+}
+
+namespace detail {
+// Applies f to each batch item and stacks the results.
+template <class T, std::size_t B, std::size_t N, std::size_t D, class F>
+constexpr auto per_item(const tensor<T, B, N, D>& t, F f) noexcept {
+  using item_result = decltype(f(t[0]));
+  tensor<typename item_result::value_type, B, item_result::rows(), item_result::cols()> out;
+  for (std::size_t b = 0; b < B; ++b) set_item(out, b, f(t[b]));
+  return out;
+}
+}  // namespace detail
+
+/// Transposes the last two dimensions: (B x N x D) -> (B x D x N), as `t.transpose(1, 2)`.
+template <class T, std::size_t B, std::size_t N, std::size_t D>
+constexpr tensor<T, B, D, N> transpose(const tensor<T, B, N, D>& t) noexcept {
+  return detail::per_item(t, [](const matrix<T, N, D>& item) { return transpose(item); });
+}
+/// Sum over the last dimension, keeping it: (B x N x D) -> (B x N x 1).
+template <class T, std::size_t B, std::size_t N, std::size_t D>
+constexpr tensor<T, B, N, 1> sum(const tensor<T, B, N, D>& t) noexcept {
+  return detail::per_item(t, [](const matrix<T, N, D>& item) { return sum(item); });
+}
+/// Maximum over the last dimension, keeping it: (B x N x D) -> (B x N x 1).
+template <class T, std::size_t B, std::size_t N, std::size_t D>
+constexpr tensor<T, B, N, 1> max(const tensor<T, B, N, D>& t) noexcept {
+  return detail::per_item(t, [](const matrix<T, N, D>& item) { return max(item); });
+}
+
+}  // namespace static_attention

@@ -1,0 +1,64 @@
+// Element-wise operations on equal shapes, scalar operations, map, approx_equal.
+#include <limits>
+
+#include <static_attention/matrix.hpp>
+#include <static_attention/tensor.hpp>
+
+#include "constexpr_check.hpp"
+
+namespace sa = static_attention;
+
+namespace {
+
+constexpr sa::matrix<double, 2, 3> a{{1, 2, 3}, {4, 5, 6}};
+constexpr sa::matrix<double, 2, 3> b{{6, 5, 4}, {3, 2, 1}};
+
+constexpr bool arithmetic_is_elementwise() {
+  return a + b == sa::full<double, 2, 3>(7) && a - b == sa::matrix<double, 2, 3>{{-5, -3, -1}, {1, 3, 5}} &&
+         a * b == sa::matrix<double, 2, 3>{{6, 10, 12}, {12, 10, 6}} &&
+         a / b == sa::matrix<double, 2, 3>{{1.0 / 6, 2.0 / 5, 3.0 / 4}, {4.0 / 3, 5.0 / 2, 6.0 / 1}};
+}
+
+constexpr bool scalars_apply_to_every_element() {
+  return a * 2.0 == a + a && 2.0 * a == a + a && a / 2.0 == a * 0.5 && a + 1.0 == 1.0 + a &&
+         10.0 - a == sa::matrix<double, 2, 3>{{9, 8, 7}, {6, 5, 4}} && -a == a * -1.0 &&
+         a - 1.0 == sa::matrix<double, 2, 3>{{0, 1, 2}, {3, 4, 5}};
+}
+
+constexpr bool compound_assignment() {
+  auto m = a;
+  m += b;
+  m -= 1.0;
+  m *= 2.0;
+  m /= sa::full<double, 2, 3>(12.0);
+  return m == sa::ones<double, 2, 3>();
+}
+
+constexpr bool map_changes_element_type() {
+  const auto halves = sa::map(sa::matrix<int, 1, 3>{{1, 2, 3}}, [](int x) { return x * 0.5; });
+  static_assert(std::is_same_v<decltype(halves), const sa::matrix<double, 1, 3>>);
+  return halves == sa::matrix<double, 1, 3>{{0.5, 1.0, 1.5}};
+}
+
+constexpr bool approx_equal_uses_absolute_tolerance() {
+  auto c = a;
+  c(1, 2) += 1e-7;
+  auto nan = a;
+  nan(0, 0) = std::numeric_limits<double>::quiet_NaN();
+  return sa::approx_equal(a, c, 1e-6) && !sa::approx_equal(a, c, 1e-8) && !sa::approx_equal(a, nan, 1e300) &&
+         sa::max_abs_diff(a, c) > 0.9e-7 && sa::max_abs_diff(a, c) < 1.1e-7;
+}
+
+constexpr bool tensors_share_the_operations() {
+  constexpr sa::tensor<int, 2, 1, 2> t{{{1, 2}}, {{3, 4}}};
+  return t + t == t * 2 && (t - t) == sa::zeros<int, 2, 1, 2>() && sa::approx_equal(t, t, 0);
+}
+
+}  // namespace
+
+TEST_CASE("+, -, * and / are element-wise on equal shapes") { SA_CHECK_BOTH(arithmetic_is_elementwise()); }
+TEST_CASE("scalar operations") { SA_CHECK_BOTH(scalars_apply_to_every_element()); }
+TEST_CASE("compound assignment") { SA_CHECK_BOTH(compound_assignment()); }
+TEST_CASE("map may change the element type") { SA_CHECK_BOTH(map_changes_element_type()); }
+TEST_CASE("approx_equal and max_abs_diff") { SA_CHECK_BOTH(approx_equal_uses_absolute_tolerance()); }
+TEST_CASE("tensors take the same element-wise operations") { SA_CHECK_BOTH(tensors_share_the_operations()); }
