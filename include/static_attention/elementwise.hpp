@@ -151,26 +151,36 @@ constexpr A& operator/=(A& a, const B& b) noexcept {
   return a = a / b;
 }
 
-/// True when every |a - b| <= tol (absolute tolerance; NaN never compares equal).
+/// True when every |a - b| <= tol (absolute tolerance; NaN never compares equal, equal
+/// infinities do).
 template <dense A, dense B>
   requires same_shape<A, B>
 constexpr bool approx_equal(const A& a, const B& b, value_type_t<A> tol) noexcept {
   for (std::size_t k = 0; k < A::size; ++k) {
-    const auto d = a.elems[k] - b.elems[k];
-    if (!(d <= tol && -d <= tol)) return false;
+    const auto x = a.elems[k];
+    const auto y = b.elems[k];
+    // Compare before subtracting: constant evaluation rejects arithmetic that yields NaN.
+    if (x != x || y != y) return false;
+    if (x == y) continue;  // equal infinities
+    const auto d = x > y ? x - y : y - x;
+    if (!(d <= tol)) return false;
   }
   return true;
 }
 
-/// Largest |a - b| over all elements (NaN if any difference is NaN).
+/// Largest |a - b| over all elements (NaN if an operand holds NaN; equal infinities differ by 0).
 template <dense A, dense B>
   requires same_shape<A, B>
 constexpr value_type_t<A> max_abs_diff(const A& a, const B& b) noexcept {
   value_type_t<A> worst{};
   for (std::size_t k = 0; k < A::size; ++k) {
-    auto d = a.elems[k] - b.elems[k];
-    if (d < 0) d = -d;
-    if (d > worst || d != d) worst = d;
+    const auto x = a.elems[k];
+    const auto y = b.elems[k];
+    if (x != x) return x;
+    if (y != y) return y;
+    if (x == y) continue;
+    const auto d = x > y ? x - y : y - x;
+    if (d > worst) worst = d;
   }
   return worst;
 }

@@ -1,0 +1,103 @@
+// exp kernels. Design (after the classic fdlibm exp, coefficients fitted afresh):
+//   x = k ln2 + r, |r| <= ln2/2, with ln2 split hi/lo so that hi = x - k ln2_hi is exact;
+//   r coth(r/2) = 2 + r^2 R(r^2), fitted on [0, (ln2/2)^2]; then
+//   exp(r) = 1 + r + r c / (2 - c) with c = r - r^2 R(r^2),
+//   evaluated as 1 - ((lo - r c/(2 - c)) - hi) so the rounding error stays below 1 ulp;
+//   finally exp(x) = 2^k exp(r), scaled in two exact steps so subnormal results round once.
+// Coefficients: Chebyshev fits in 50-digit arithmetic (tools/gen_math_reference.py --fit).
+#pragma once
+
+#include <cstdint>
+
+#include "static_attention/detail/math_common.hpp"
+
+SA_DETAIL_MATH_BEGIN
+
+namespace static_attention::detail::math {
+
+// Largest double whose exp is finite, and the point below which exp(x) rounds to +0.
+inline constexpr double exp_overflow_d = 0x1.62e42fefa39efp+9;  // 709.78...
+inline constexpr double exp_zero_d = -746.0;                   // exp(-746) < 2^-1075
+
+// exp(x) for exp_zero_d <= x <= exp_overflow_d. Never overflows; may underflow, which
+// GCC and Clang both accept in constant evaluation.
+[[nodiscard]] constexpr double exp_kernel(double x) noexcept {
+  SA_DETAIL_NO_FP_CONTRACT
+  const double scaled = x * inv_ln2;
+  const rounded kr = round_to_int(scaled);
+  const double hi = x - kr.kd * ln2_hi;  // exact: kd * ln2_hi is exact and close to x
+  const double lo = kr.kd * ln2_lo;
+  const double r = hi - lo;
+  const double z = r * r;
+  // R(z) = (r coth(r/2) - 2) / z, Chebyshev fit, max error 2^-56.6 (error in c below 2^-59).
+  double p = -0x1.1fdd7a89f7e28p-30;
+  p = p * z + 0x1.66a61a7471563p-25;
+  p = p * z + -0x1.bbd777c8b7293p-20;
+  p = p * z + 0x1.1566abbfe8859p-14;
+  p = p * z + -0x1.6c16c16c16be1p-9;
+  p = p * z + 0x1.5555555555555p-3;
+  const double c = r - z * p;
+  const double rc = r * c;
+  const double frac = rc / (2.0 - c);
+  const double y = 1.0 - ((lo - frac) - hi);
+  // 2^k = 2^k1 * 2^k2 with both factors normal for k in [-1076, 1024]; y * 2^k1 is exact,
+  // so only the second product rounds, once, even into the subnormal range.
+  const std::int64_t k1 = kr.k >> 1;
+  const std::int64_t k2 = kr.k - k1;
+  return y * pow2(k1) * pow2(k2);
+}
+
+[[nodiscard]] constexpr double exp_impl(double x) noexcept {
+  const bool nan = is_nan(x);
+  const bool over = x > exp_overflow_d;
+  const bool zero = x < exp_zero_d;
+  // Special inputs are swapped for 0 before the arithmetic (see is_nan), then selected away.
+  const double safe = (nan || over || zero) ? 0.0 : x;
+  const double y = exp_kernel(safe);
+  const double special = over ? inf_d : 0.0;
+  const double result = (over || zero) ? special : y;
+  return nan ? quiet(x) : result;
+}
+
+// Float: the float domain is tiny in double, so one rounding-to-nearest reduction and a
+// plain polynomial for exp(r) (relative error 2^-46) leave only the final rounding to float.
+inline constexpr double exp_overflow_f = 89.0;   // exp(89) > 2^128, still finite in double
+inline constexpr double exp_zero_f = -104.0;     // exp(-104) < 2^-150
+
+// exp(x) in double with relative error below 2^-45, for -104 <= x <= 89.
+[[nodiscard]] constexpr double exp_kernel_f(double x) noexcept {
+  SA_DETAIL_NO_FP_CONTRACT
+  const double scaled = x * inv_ln2;
+  const rounded kr = round_to_int(scaled);
+  const double hi = x - kr.kd * ln2_hi;
+  const double lo = kr.kd * ln2_lo;
+  const double r = hi - lo;
+  // exp(r) on [-ln2/2, ln2/2], Chebyshev fit of degree 9, max error 2^-46.
+  double p = 0x1.72e1150d0c9b6p-19;
+  p = p * r + 0x1.a17e031985654p-16;
+  p = p * r + 0x1.a01994bd214e7p-13;
+  p = p * r + 0x1.6c162ba880942p-10;
+  p = p * r + 0x1.11111123c1f47p-7;
+  p = p * r + 0x1.55555588c026cp-5;
+  p = p * r + 0x1.5555555550d79p-3;
+  p = p * r + 0x1.ffffffffe74a0p-2;
+  p = p * r + 0x1.0000000000006p+0;
+  p = p * r + 0x1.000000000003dp+0;
+  return p * pow2(kr.k);  // k in [-151, 129]: 2^k normal, product exact-range in double
+}
+
+[[nodiscard]] constexpr float exp_impl(float xf) noexcept {
+  const double x = static_cast<double>(xf);
+  const bool nan = is_nan(xf);
+  const bool over = x > exp_overflow_f;
+  const bool zero = x < exp_zero_f;
+  const double safe = (nan || over || zero) ? 0.0 : x;
+  const float y = to_float(exp_kernel_f(safe));
+  const float special = over ? inf_f : 0.0f;
+  const float result = (over || zero) ? special : y;
+  return nan ? quiet(xf) : result;
+}
+
+}  // namespace static_attention::detail::math
+
+SA_DETAIL_MATH_END
