@@ -38,6 +38,27 @@ inline constexpr bool batch_sizes_match = false;
 template <std::size_t B>
 inline constexpr bool batch_sizes_match<batch_size<B>, batch_size<B>> = true;
 
+/// A weight matrix has the shape a module expects: `weight_shape_matches<given, expected>`.
+template <class Given, class Expected>
+inline constexpr bool weight_shape_matches = std::is_same_v<Given, Expected>;
+
+/// An input sequence has the features a module expects: `input_features_match<given, d_in>`.
+template <class Given, std::size_t DIn>
+inline constexpr bool input_features_match = false;
+template <std::size_t N, std::size_t DIn>
+inline constexpr bool input_features_match<shape<N, DIn>, DIn> = true;
+
+/// Multi-head attention splits d_out into num_heads heads of head_dim = d_out / num_heads.
+template <std::size_t DOut, std::size_t NumHeads>
+inline constexpr bool d_out_divisible_by_num_heads = NumHeads > 0 && DOut % NumHeads == 0;
+
+/// A causal module with a context length takes at most that many tokens.
+template <std::size_t Tokens, std::size_t ContextLength>
+inline constexpr bool tokens_within_context_length = Tokens <= ContextLength;
+
+/// No bound on the number of tokens: the default context length.
+inline constexpr std::size_t no_context_limit = static_cast<std::size_t>(-1);
+
 /// Softmax and attention need a floating-point element type.
 template <class T>
 inline constexpr bool is_floating_element = std::is_floating_point_v<T>;

@@ -1,0 +1,89 @@
+// Causal attention (the chapter's CausalAttention): self-attention that cannot see the future.
+#pragma once
+
+#include <cstddef>
+
+#include <static_attention/detail/attention_checks.hpp>
+#include <static_attention/detail/attention_core.hpp>
+#include <static_attention/matmul.hpp>
+#include <static_attention/tensor.hpp>
+
+namespace static_attention {
+
+/// Causal self-attention: scores strictly above the diagonal are set to -inf before the
+/// softmax, so token i attends only to tokens 0..i. Dropout on the attention weights, with
+/// probability dropout_p, applies only in training mode, `ca(x, gen)`; `ca(x)` is evaluation
+/// mode. With a context_length, longer sequences are refused at compile time.
+template <class T, std::size_t d_in, std::size_t d_out, std::size_t context_length = no_context_limit>
+struct causal_attention {
+  matrix<T, d_in, d_out> W_query;
+  matrix<T, d_in, d_out> W_key;
+  matrix<T, d_in, d_out> W_value;
+  /// Probability of dropping an attention weight in training mode.
+  T dropout_p{};
+
+  /// Zero weights.
+  constexpr causal_attention() noexcept = default;
+
+  /// From d_in x d_out weights (x @ W).
+  template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
+  constexpr causal_attention(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
+                             const matrix<U, R3, C3>& w_value, T dropout = T{}) noexcept
+      : W_query(detail::xw_weight<T, d_in, d_out>(w_query)),
+        W_key(detail::xw_weight<T, d_in, d_out>(w_key)),
+        W_value(detail::xw_weight<T, d_in, d_out>(w_value)),
+        dropout_p(detail::checked_dropout_p(dropout)) {
+    detail::check_attention_element<T>();
+  }
+
+  /// From nn.Linear weights, d_out x d_in (x @ W.T), in query, key, value order.
+  template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
+  static constexpr causal_attention from_linear(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
+                                                const matrix<U, R3, C3>& w_value, T dropout = T{}) noexcept {
+    return {detail::linear_weight_as_xw<T, d_in, d_out>(w_query), detail::linear_weight_as_xw<T, d_in, d_out>(w_key),
+            detail::linear_weight_as_xw<T, d_in, d_out>(w_value), dropout};
+  }
+
+  /// Masked attention weights for one sequence: N x N, zero above the diagonal.
+  template <std::size_t N, std::size_t D>
+  constexpr matrix<T, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
+    detail::check_input<d_in, context_length, N, D>();
+    if constexpr (D == d_in) return detail::attn_weights<true>(matmul(x, W_query), matmul(x, W_key));
+    else return {};
+  }
+
+  /// Evaluation mode (no dropout), one sequence: N x d_in -> N x d_out.
+  template <std::size_t N, std::size_t D>
+  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x) const noexcept {
+    return forward(x, detail::no_dropout{});
+  }
+
+  /// Training mode: dropout on the attention weights, drawing from gen.
+  template <std::size_t N, std::size_t D, random_source G>
+  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x, G& gen) const noexcept {
+    return forward(x, detail::dropout_with<T, G>{dropout_p, &gen});
+  }
+
+  /// Evaluation mode for a batch: B x N x d_in -> B x N x d_out.
+  template <std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
+    return detail::per_item(x, [this](const matrix<T, N, D>& item) { return (*this)(item); });
+  }
+
+  /// Training mode for a batch; batch items draw from gen in order.
+  template <std::size_t B, std::size_t N, std::size_t D, random_source G>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x, G& gen) const noexcept {
+    return detail::per_item(x, [this, &gen](const matrix<T, N, D>& item) { return (*this)(item, gen); });
+  }
+
+ private:
+  template <std::size_t N, std::size_t D, class Drop>
+  constexpr matrix<T, N, d_out> forward(const matrix<T, N, D>& x, const Drop& drop) const noexcept {
+    detail::check_input<d_in, context_length, N, D>();
+    if constexpr (D == d_in)
+      return detail::attend<true>(matmul(x, W_query), matmul(x, W_key), matmul(x, W_value), drop);
+    else return {};
+  }
+};
+
+}  // namespace static_attention

@@ -1,0 +1,63 @@
+// The shape rules of the attention modules, stated where a learner's mistake is likely.
+#pragma once
+
+#include <cstddef>
+
+#include <static_attention/matrix.hpp>
+#include <static_attention/shape_rules.hpp>
+
+namespace static_attention::detail {
+
+template <class T>
+constexpr void check_attention_element() noexcept {
+  static_assert(is_floating_element<T>, "attention modules require a floating-point element type (float or double)");
+}
+
+// A weight in the x @ W layout: d_in x d_out.
+template <class T, std::size_t DIn, std::size_t DOut, class U, std::size_t R, std::size_t C>
+constexpr matrix<T, DIn, DOut> xw_weight(const matrix<U, R, C>& w) noexcept {
+  static_assert(element_types_equal<T, U>, "attention weights must have the module's element type");
+  if constexpr (R == DOut && C == DIn && DIn != DOut) {
+    static_assert(weight_shape_matches<shape<R, C>, shape<DIn, DOut>>,
+                  "this constructor takes d_in x d_out weights (x @ W); these are d_out x d_in, "
+                  "nn.Linear's layout: use from_linear(...)");
+  } else {
+    static_assert(weight_shape_matches<shape<R, C>, shape<DIn, DOut>>,
+                  "this constructor takes d_in x d_out weights (x @ W), as in SelfAttention_v1");
+  }
+  if constexpr (std::is_same_v<matrix<U, R, C>, matrix<T, DIn, DOut>>) {
+    return w;
+  } else {
+    return {};
+  }
+}
+
+// A weight in nn.Linear's layout, d_out x d_in, returned in the x @ W layout.
+template <class T, std::size_t DIn, std::size_t DOut, class U, std::size_t R, std::size_t C>
+constexpr matrix<T, DIn, DOut> linear_weight_as_xw(const matrix<U, R, C>& w) noexcept {
+  static_assert(element_types_equal<T, U>, "attention weights must have the module's element type");
+  if constexpr (R == DIn && C == DOut && DIn != DOut) {
+    static_assert(weight_shape_matches<shape<R, C>, shape<DOut, DIn>>,
+                  "from_linear(...) takes nn.Linear's d_out x d_in weights (x @ W.T); these are "
+                  "d_in x d_out: use the constructor");
+  } else {
+    static_assert(weight_shape_matches<shape<R, C>, shape<DOut, DIn>>,
+                  "from_linear(...) takes nn.Linear's d_out x d_in weights (x @ W.T)");
+  }
+  if constexpr (std::is_same_v<matrix<U, R, C>, matrix<T, DOut, DIn>>) {
+    return transpose(w);
+  } else {
+    return {};
+  }
+}
+
+// An input sequence of N tokens with d_in features, within the context length.
+template <std::size_t DIn, std::size_t ContextLength, std::size_t N, std::size_t D>
+constexpr void check_input() noexcept {
+  static_assert(input_features_match<shape<N, D>, DIn>,
+                "an attention module requires inputs of N x d_in (tokens x features); cols(x) != d_in");
+  static_assert(tokens_within_context_length<N, ContextLength>,
+                "the sequence is longer than the module's context_length");
+}
+
+}  // namespace static_attention::detail

@@ -1,0 +1,169 @@
+// Multi-head attention (the chapter's MultiHeadAttention) and MultiHeadAttentionWrapper.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/range.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include <static_attention/causal_attention.hpp>
+#include <static_attention/detail/attention_checks.hpp>
+#include <static_attention/detail/attention_core.hpp>
+#include <static_attention/matmul.hpp>
+#include <static_attention/slicing.hpp>
+#include <static_attention/tensor.hpp>
+
+namespace static_attention {
+
+/// Causal multi-head attention: d_out is split into num_heads heads of head_dim columns.
+/// Each head attends on its own columns of Q, K and V, scaled by 1 / sqrt(head_dim); the
+/// heads' context vectors are concatenated and go through the output projection
+/// x W_out + b_out. Dropout and the context length work as in causal_attention.
+template <class T, std::size_t d_in, std::size_t d_out, std::size_t num_heads,
+          std::size_t context_length = no_context_limit>
+struct multi_head_attention {
+  static_assert(d_out_divisible_by_num_heads<d_out, num_heads>,
+                "multi_head_attention<T, d_in, d_out, num_heads> requires d_out % num_heads == 0, so that "
+                "every head gets head_dim = d_out / num_heads columns");
+
+  /// Columns per head.
+  static constexpr std::size_t head_dim = num_heads > 0 ? d_out / num_heads : 0;
+
+  matrix<T, d_in, d_out> W_query;
+  matrix<T, d_in, d_out> W_key;
+  matrix<T, d_in, d_out> W_value;
+  /// Output projection weight, x @ W layout (d_out x d_out).
+  matrix<T, d_out, d_out> W_out;
+  /// Output projection bias.
+  matrix<T, 1, d_out> b_out;
+  /// Probability of dropping an attention weight in training mode.
+  T dropout_p{};
+
+  /// Zero weights.
+  constexpr multi_head_attention() noexcept = default;
+
+  /// From d_in x d_out projections and a d_out x d_out output weight, all in the x @ W layout.
+  template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3,
+            std::size_t R4, std::size_t C4, std::size_t R5, std::size_t C5>
+  constexpr multi_head_attention(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
+                                 const matrix<U, R3, C3>& w_value, const matrix<U, R4, C4>& w_out,
+                                 const matrix<U, R5, C5>& bias_out, T dropout = T{}) noexcept
+      : W_query(detail::xw_weight<T, d_in, d_out>(w_query)),
+        W_key(detail::xw_weight<T, d_in, d_out>(w_key)),
+        W_value(detail::xw_weight<T, d_in, d_out>(w_value)),
+        W_out(detail::xw_weight<T, d_out, d_out>(w_out)),
+        b_out(detail::xw_weight<T, 1, d_out>(bias_out)),
+        dropout_p(detail::checked_dropout_p(dropout)) {
+    detail::check_attention_element<T>();
+  }
+
+  /// From nn.Linear weights (d_out x d_in for W_query, W_key, W_value; d_out x d_out for
+  /// out_proj.weight) and out_proj.bias as 1 x d_out.
+  template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3,
+            std::size_t R4, std::size_t C4, std::size_t R5, std::size_t C5>
+  static constexpr multi_head_attention from_linear(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
+                                                    const matrix<U, R3, C3>& w_value, const matrix<U, R4, C4>& w_out,
+                                                    const matrix<U, R5, C5>& bias_out, T dropout = T{}) noexcept {
+    return {detail::linear_weight_as_xw<T, d_in, d_out>(w_query),
+            detail::linear_weight_as_xw<T, d_in, d_out>(w_key),
+            detail::linear_weight_as_xw<T, d_in, d_out>(w_value),
+            detail::linear_weight_as_xw<T, d_out, d_out>(w_out),
+            detail::xw_weight<T, 1, d_out>(bias_out),
+            dropout};
+  }
+
+  /// Each head's masked attention weights for one sequence: num_heads x N x N.
+  template <std::size_t N, std::size_t D>
+  constexpr tensor<T, num_heads, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
+    detail::check_input<d_in, context_length, N, D>();
+    tensor<T, num_heads, N, N> out;
+    if constexpr (D == d_in) {
+      const auto queries = matmul(x, W_query);
+      const auto keys = matmul(x, W_key);
+      for_each_head([&](auto offset, std::size_t h) {
+        set_item(out, h, detail::attn_weights<true>(slice_cols<offset, head_dim>(queries),
+                                                    slice_cols<offset, head_dim>(keys)));
+      });
+    }
+    return out;
+  }
+
+  /// Evaluation mode (no dropout), one sequence: N x d_in -> N x d_out.
+  template <std::size_t N, std::size_t D>
+  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x) const noexcept {
+    return forward(x, detail::no_dropout{});
+  }
+
+  /// Training mode: dropout on every head's attention weights, drawing from gen head by head.
+  template <std::size_t N, std::size_t D, random_source G>
+  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x, G& gen) const noexcept {
+    return forward(x, detail::dropout_with<T, G>{dropout_p, &gen});
+  }
+
+  /// Evaluation mode for a batch: B x N x d_in -> B x N x d_out.
+  template <std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
+    return detail::per_item(x, [this](const matrix<T, N, D>& item) { return (*this)(item); });
+  }
+
+  /// Training mode for a batch; batch items draw from gen in order.
+  template <std::size_t B, std::size_t N, std::size_t D, random_source G>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x, G& gen) const noexcept {
+    return detail::per_item(x, [this, &gen](const matrix<T, N, D>& item) { return (*this)(item, gen); });
+  }
+
+ private:
+  // Calls f(offset, h) for every head h, where offset is head h's first column as a Hana
+  // integral constant, so that each head's slice has its width in its type.
+  template <class F>
+  static constexpr void for_each_head(F&& f) noexcept {
+    boost::hana::for_each(boost::hana::make_range(boost::hana::size_c<0>, boost::hana::size_c<num_heads>),
+                          [&](auto h) { f(boost::hana::size_c<decltype(h)::value * head_dim>, decltype(h)::value); });
+  }
+
+  template <std::size_t N, std::size_t D, class Drop>
+  constexpr matrix<T, N, d_out> forward(const matrix<T, N, D>& x, const Drop& drop) const noexcept {
+    detail::check_input<d_in, context_length, N, D>();
+    matrix<T, N, d_out> context;
+    if constexpr (D == d_in) {
+      const auto queries = matmul(x, W_query);
+      const auto keys = matmul(x, W_key);
+      const auto values = matmul(x, W_value);
+      for_each_head([&](auto offset, std::size_t) {
+        assign_cols<offset>(context, detail::attend<true>(slice_cols<offset, head_dim>(queries),
+                                                          slice_cols<offset, head_dim>(keys),
+                                                          slice_cols<offset, head_dim>(values), drop));
+      });
+    }
+    matrix<T, N, d_out> out = matmul(context, W_out);
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = 0; j < d_out; ++j) out.elems[i * d_out + j] += b_out.elems[j];
+    return out;
+  }
+};
+
+/// The chapter's MultiHeadAttentionWrapper: independent causal heads, held in a Hana tuple,
+/// whose outputs are concatenated along the last dimension. Heads may differ in d_out.
+template <class... Heads>
+struct multi_head_attention_wrapper {
+  static_assert(sizeof...(Heads) > 0, "multi_head_attention_wrapper needs at least one head");
+  /// The heads, in output order.
+  boost::hana::tuple<Heads...> heads;
+
+  /// Every head's output for x (a sequence or a batch), concatenated: `torch.cat(..., dim=-1)`.
+  template <class X>
+  constexpr auto operator()(const X& x) const noexcept {
+    return boost::hana::unpack(heads, [&x](const auto&... head) { return concat(head(x)...); });
+  }
+};
+
+/// Builds a wrapper from heads: `make_multi_head_attention_wrapper(head0, head1)`.
+template <class... Heads>
+constexpr multi_head_attention_wrapper<Heads...> make_multi_head_attention_wrapper(const Heads&... heads) noexcept {
+  return {boost::hana::make_tuple(heads...)};
+}
+
+}  // namespace static_attention

@@ -1,0 +1,69 @@
+// Scaled dot-product self-attention with trainable weights (the chapter's SelfAttention_v1/v2).
+#pragma once
+
+#include <cstddef>
+
+#include <static_attention/detail/attention_checks.hpp>
+#include <static_attention/detail/attention_core.hpp>
+#include <static_attention/matmul.hpp>
+#include <static_attention/tensor.hpp>
+
+namespace static_attention {
+
+/// Self-attention: Q = x W_query, K = x W_key, V = x W_value, then
+/// context = softmax(Q K^T / sqrt(d_out)) V, for N tokens of d_in features -> N x d_out.
+///
+/// Weights are stored in the x @ W layout (d_in x d_out), as SelfAttention_v1's parameters;
+/// from_linear takes nn.Linear's d_out x d_in weights, as SelfAttention_v2's.
+template <class T, std::size_t d_in, std::size_t d_out>
+struct self_attention {
+  matrix<T, d_in, d_out> W_query;
+  matrix<T, d_in, d_out> W_key;
+  matrix<T, d_in, d_out> W_value;
+
+  /// Zero weights.
+  constexpr self_attention() noexcept = default;
+
+  /// From d_in x d_out weights (x @ W).
+  template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
+  constexpr self_attention(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
+                           const matrix<U, R3, C3>& w_value) noexcept
+      : W_query(detail::xw_weight<T, d_in, d_out>(w_query)),
+        W_key(detail::xw_weight<T, d_in, d_out>(w_key)),
+        W_value(detail::xw_weight<T, d_in, d_out>(w_value)) {
+    detail::check_attention_element<T>();
+  }
+
+  /// From nn.Linear weights, d_out x d_in (x @ W.T), in query, key, value order.
+  template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
+  static constexpr self_attention from_linear(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
+                                              const matrix<U, R3, C3>& w_value) noexcept {
+    return {detail::linear_weight_as_xw<T, d_in, d_out>(w_query), detail::linear_weight_as_xw<T, d_in, d_out>(w_key),
+            detail::linear_weight_as_xw<T, d_in, d_out>(w_value)};
+  }
+
+  /// Attention weights softmax(Q K^T / sqrt(d_out)) for one sequence: N x N.
+  template <std::size_t N, std::size_t D>
+  constexpr matrix<T, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
+    detail::check_input<d_in, no_context_limit, N, D>();
+    if constexpr (D == d_in) return detail::attn_weights<false>(matmul(x, W_query), matmul(x, W_key));
+    else return {};
+  }
+
+  /// Context vectors for one sequence: N x d_in -> N x d_out.
+  template <std::size_t N, std::size_t D>
+  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x) const noexcept {
+    detail::check_input<d_in, no_context_limit, N, D>();
+    if constexpr (D == d_in)
+      return detail::attend<false>(matmul(x, W_query), matmul(x, W_key), matmul(x, W_value), detail::no_dropout{});
+    else return {};
+  }
+
+  /// Context vectors for a batch: B x N x d_in -> B x N x d_out.
+  template <std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
+    return detail::per_item(x, [this](const matrix<T, N, D>& item) { return (*this)(item); });
+  }
+};
+
+}  // namespace static_attention
