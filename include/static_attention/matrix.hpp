@@ -8,6 +8,7 @@
 
 #include <static_attention/detail/index_check.hpp>
 #include <static_attention/shape.hpp>
+#include <static_attention/shape_rules.hpp>
 
 namespace static_attention {
 
@@ -38,10 +39,13 @@ struct matrix {
   /// One braced list per row; the number of rows and columns must match the type.
   template <std::size_t... RowLengths>
   constexpr matrix(const T (&... row_values)[RowLengths]) noexcept {  // NOLINT: implicit on purpose
-    static_assert(sizeof...(RowLengths) == Rows,
-                  "matrix<T, Rows, Cols>{...} requires exactly Rows braced rows");
-    static_assert(((RowLengths == Cols) && ...),
-                  "matrix<T, Rows, Cols>{...} requires exactly Cols values in every row");
+    if constexpr (sizeof...(RowLengths) != Rows) {
+      static_assert(braced_rows_fit<shape<Rows, Cols>, braced_rows<RowLengths...>>,
+                    "matrix<T, Rows, Cols>{...} requires exactly Rows braced rows");
+    } else {
+      static_assert(braced_rows_fit<shape<Rows, Cols>, braced_rows<RowLengths...>>,
+                    "matrix<T, Rows, Cols>{...} requires exactly Cols values in every row");
+    }
     if constexpr (sizeof...(RowLengths) == Rows && ((RowLengths == Cols) && ...)) {
       std::size_t i = 0;
       (copy_row(i++, row_values), ...);

@@ -24,6 +24,18 @@ inline constexpr bool inner_dims_match = false;
 template <std::size_t R, std::size_t K, std::size_t C>
 inline constexpr bool inner_dims_match<shape<R, K>, shape<K, C>> = true;
 
+/// The lengths of the braced rows of an initializer, as they appear in diagnostics.
+template <std::size_t... Lengths>
+struct braced_rows {};
+
+/// A nested-brace initializer has the matrix's rows and columns:
+/// `braced_rows_fit<shape<2, 3>, braced_rows<3, 2>>` is false (the second row is short).
+template <class Shape, class Rows>
+inline constexpr bool braced_rows_fit = false;
+template <std::size_t R, std::size_t C, std::size_t... Lengths>
+inline constexpr bool braced_rows_fit<shape<R, C>, braced_rows<Lengths...>> =
+    sizeof...(Lengths) == R && ((Lengths == C) && ...);
+
 /// Element-wise operands have equal shapes.
 template <class A, class B>
 inline constexpr bool shapes_equal = std::is_same_v<A, B>;

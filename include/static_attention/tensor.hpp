@@ -40,8 +40,8 @@ struct tensor {
   /// One braced N x D block per batch item: `tensor<int, 2, 1, 2> t{{{1, 2}}, {{3, 4}}};`
   template <std::size_t... ItemRows>
   constexpr tensor(const T (&... items)[ItemRows][D]) noexcept {  // NOLINT: implicit on purpose
-    static_assert(sizeof...(ItemRows) == B, "tensor<T, B, N, D>{...} requires exactly B braced items");
-    static_assert(((ItemRows == N) && ...), "tensor<T, B, N, D>{...} requires exactly N rows in every item");
+    static_assert(braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>,
+                  "tensor<T, B, N, D>{...} requires exactly B braced items of N rows of D values");
     if constexpr (sizeof...(ItemRows) == B && ((ItemRows == N) && ...)) {
       std::size_t b = 0;
       (copy_item(b++, items), ...);

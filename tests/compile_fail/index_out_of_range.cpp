@@ -1,0 +1,15 @@
+// Row 6 of a 6x3 matrix, read during constant evaluation.
+// expect: index_out_of_range_for_shape
+// expect: (Shape = \{6, 3\}|index_out_of_range_for_shape<6UL, 3UL)
+// expect: operator\(\)\(6, 0\)
+#include <static_attention/matrix.hpp>
+
+int main() {
+  constexpr static_attention::matrix<float, 6, 3> inputs{};
+#ifdef SA_TWIN
+  constexpr float last = inputs(5, 0);
+#else
+  constexpr float last = inputs(6, 0);
+#endif
+  return static_cast<int>(last);
+}

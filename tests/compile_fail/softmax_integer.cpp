@@ -1,0 +1,16 @@
+// softmax of integer scores.
+// expect: error: static assertion failed.*softmax\(m\) requires a floating-point element type
+// expect: is_floating_element<int>
+#include <static_attention/softmax.hpp>
+
+namespace sa = static_attention;
+
+int main() {
+#ifdef SA_TWIN
+  constexpr sa::matrix<float, 2, 2> scores{{1, 2}, {3, 4}};
+#else
+  constexpr sa::matrix<int, 2, 2> scores{{1, 2}, {3, 4}};
+#endif
+  constexpr auto weights = sa::softmax(scores);
+  return static_cast<int>(weights(0, 0));
+}
