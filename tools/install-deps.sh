@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what building, testing and benchmarking static_attention needs on Debian 12.
+# Skips apt-get entirely when everything is already there.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ clang-16 libclang-rt-16-dev  # compilers; the fuzzer runtime
+  libboost-dev doctest-dev                           # Boost.Hana, doctest
+  libeigen3-dev libbenchmark-dev                     # benchmarks: the peer and the harness
+  libfmt-dev                                         # optional {fmt} formatter, tested when present
+  python3-numpy                                      # reference generators (tests need none at run time)
+  libxml2-utils chromium imagemagick                 # heatmap checks: xmllint, a real browser, PNG colours
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  echo "installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
