@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 // Same bits in both worlds needs every multiply and add rounded separately. The constant
 // evaluator never fuses a*b+c, but at run time with FMA hardware Clang (-ffp-contract=on)
@@ -44,8 +45,8 @@ inline constexpr double round_shift = 0x1.8p52;
 
 [[nodiscard]] constexpr std::uint64_t bits(double x) noexcept { return std::bit_cast<std::uint64_t>(x); }
 [[nodiscard]] constexpr std::uint32_t bits(float x) noexcept { return std::bit_cast<std::uint32_t>(x); }
-[[nodiscard]] constexpr double from_bits(std::uint64_t b) noexcept { return std::bit_cast<double>(b); }
-[[nodiscard]] constexpr float from_bits(std::uint32_t b) noexcept { return std::bit_cast<float>(b); }
+[[nodiscard]] constexpr double as_double(std::uint64_t b) noexcept { return std::bit_cast<double>(b); }
+[[nodiscard]] constexpr float as_float(std::uint32_t b) noexcept { return std::bit_cast<float>(b); }
 
 // Classification by bits: Clang refuses any arithmetic on a NaN in a constant expression,
 // so NaN and infinity are detected and steered around the arithmetic, never computed with.
@@ -55,22 +56,22 @@ inline constexpr double round_shift = 0x1.8p52;
 [[nodiscard]] constexpr bool is_nan(float x) noexcept { return (bits(x) & 0x7fff'ffffU) > 0x7f80'0000U; }
 
 // A NaN input is returned quiet, with its payload, as glibc does (it computes x + x).
-[[nodiscard]] constexpr double quiet(double x) noexcept { return from_bits(bits(x) | 0x0008'0000'0000'0000ULL); }
-[[nodiscard]] constexpr float quiet(float x) noexcept { return from_bits(bits(x) | 0x0040'0000U); }
+[[nodiscard]] constexpr double quiet(double x) noexcept { return as_double(bits(x) | 0x0008'0000'0000'0000ULL); }
+[[nodiscard]] constexpr float quiet(float x) noexcept { return as_float(bits(x) | 0x0040'0000U); }
 
-[[nodiscard]] constexpr double abs(double x) noexcept { return from_bits(bits(x) & 0x7fff'ffff'ffff'ffffULL); }
+[[nodiscard]] constexpr double abs(double x) noexcept { return as_double(bits(x) & 0x7fff'ffff'ffff'ffffULL); }
 
 // |magnitude| with the sign bit of sign_of.
 [[nodiscard]] constexpr double copysign(double magnitude, double sign_of) noexcept {
-  return from_bits((bits(magnitude) & 0x7fff'ffff'ffff'ffffULL) | (bits(sign_of) & 0x8000'0000'0000'0000ULL));
+  return as_double((bits(magnitude) & 0x7fff'ffff'ffff'ffffULL) | (bits(sign_of) & 0x8000'0000'0000'0000ULL));
 }
 [[nodiscard]] constexpr float copysign(float magnitude, float sign_of) noexcept {
-  return from_bits((bits(magnitude) & 0x7fff'ffffU) | (bits(sign_of) & 0x8000'0000U));
+  return as_float((bits(magnitude) & 0x7fff'ffffU) | (bits(sign_of) & 0x8000'0000U));
 }
 
 // 2^k for -1022 <= k <= 1023, built from bits (exact, and cheap in a vector loop).
 [[nodiscard]] constexpr double pow2(std::int64_t k) noexcept {
-  return from_bits(static_cast<std::uint64_t>(k + 1023) << 52);
+  return as_double(static_cast<std::uint64_t>(k + 1023) << 52);
 }
 
 // round(v) for |v| < 2^51, as an integer and as a double.
@@ -87,14 +88,36 @@ struct rounded {
   return {k, kd};
 }
 
-// A double result rounded to float; values past the float range become inf explicitly,
-// because an out-of-range conversion is undefined behaviour and not a constant expression.
-[[nodiscard]] constexpr float to_float(double d) noexcept {
-  // 0x1.ffffffp127 is the midpoint between FLT_MAX and 2^128; ties go to 2^128, i.e. inf.
-  constexpr double flt_max = static_cast<double>(std::numeric_limits<float>::max());
-  const double clamped = d > flt_max ? flt_max : d;
-  const float f = static_cast<float>(clamped);
-  return d >= 0x1.ffffffp127 ? inf_f : f;
+// c ? a : b through bit masks. With a ternary GCC sinks the computation of a value into
+// the one branch that uses it, and a branch holding FP operations that "could trap"
+// (-ftrapping-math, the default) is never if-converted, so the loop would not vectorise.
+// Masks keep both values used on every path.
+[[nodiscard]] constexpr double select(bool c, double a, double b) noexcept {
+  const std::uint64_t m = std::uint64_t{0} - static_cast<std::uint64_t>(c);
+  return as_double((bits(a) & m) | (bits(b) & ~m));
+}
+[[nodiscard]] constexpr float select(bool c, float a, float b) noexcept {
+  const std::uint32_t m = std::uint32_t{0} - static_cast<std::uint32_t>(c);
+  return as_float((bits(a) & m) | (bits(b) & ~m));
+}
+
+// The argument that reaches a kernel: x clamped to [lo, hi].
+// In constant evaluation a NaN becomes 0, since Clang rejects any NaN operand (and GCC any
+// overflow), so special inputs never reach the arithmetic there; their results are selected
+// by the caller. At run time a NaN (or an infinity) goes through as NaN, which every kernel
+// tolerates, and the bound is added to x - x (0 for finite x) so it is not a constant: with
+// a constant, GCC folds the kernel on that path and leaves a branch (see select).
+[[nodiscard]] constexpr double kernel_arg(double x, double lo, double hi) noexcept {
+  if (std::is_constant_evaluated()) {
+    if (is_nan(x)) {
+      return 0.0;
+    }
+    return x < lo ? lo : (x > hi ? hi : x);
+  }
+  const double zero = x - x;
+  const double low = lo + zero;
+  const double high = hi + zero;
+  return select(x < lo, low, select(x > hi, high, x));
 }
 
 }  // namespace static_attention::detail::math

@@ -21,7 +21,8 @@ inline constexpr double exp_zero_d = -746.0;                   // exp(-746) < 2^
 
 // exp(x) for exp_zero_d <= x <= exp_overflow_d. Never overflows; may underflow, which
 // GCC and Clang both accept in constant evaluation.
-[[nodiscard]] constexpr double exp_kernel(double x) noexcept {
+// Always inlined: Clang otherwise keeps it out of line in tanh and cannot vectorise the loop.
+[[nodiscard, gnu::always_inline]] constexpr double exp_kernel(double x) noexcept {
   SA_DETAIL_NO_FP_CONTRACT
   const double scaled = x * inv_ln2;
   const rounded kr = round_to_int(scaled);
@@ -47,25 +48,24 @@ inline constexpr double exp_zero_d = -746.0;                   // exp(-746) < 2^
   return y * pow2(k1) * pow2(k2);
 }
 
-[[nodiscard]] constexpr double exp_impl(double x) noexcept {
+[[nodiscard, gnu::always_inline]] constexpr double exp_impl(double x) noexcept {
   const bool nan = is_nan(x);
   const bool over = x > exp_overflow_d;
-  const bool zero = x < exp_zero_d;
-  // Special inputs are swapped for 0 before the arithmetic (see is_nan), then selected away.
-  const double safe = (nan || over || zero) ? 0.0 : x;
-  const double y = exp_kernel(safe);
-  const double special = over ? inf_d : 0.0;
-  const double result = (over || zero) ? special : y;
-  return nan ? quiet(x) : result;
+  const bool under = x < exp_zero_d;
+  const double y = exp_kernel(kernel_arg(x, exp_zero_d, exp_overflow_d));
+  // Bit-mask selects (see select), so an array loop has no branches.
+  const double r1 = select(over, inf_d, y);
+  const double r2 = select(under, 0.0, r1);
+  return select(nan, quiet(x), r2);
 }
 
 // Float: the float domain is tiny in double, so one rounding-to-nearest reduction and a
 // plain polynomial for exp(r) (relative error 2^-46) leave only the final rounding to float.
-inline constexpr double exp_overflow_f = 89.0;   // exp(89) > 2^128, still finite in double
-inline constexpr double exp_zero_f = -104.0;     // exp(-104) < 2^-150
+inline constexpr double exp_overflow_f = 0x1.62e42ep+6;  // largest float with finite exp
+inline constexpr double exp_zero_f = -104.0;            // exp(-104) < 2^-150
 
 // exp(x) in double with relative error below 2^-45, for -104 <= x <= 89.
-[[nodiscard]] constexpr double exp_kernel_f(double x) noexcept {
+[[nodiscard, gnu::always_inline]] constexpr double exp_kernel_f(double x) noexcept {
   SA_DETAIL_NO_FP_CONTRACT
   const double scaled = x * inv_ln2;
   const rounded kr = round_to_int(scaled);
@@ -86,16 +86,16 @@ inline constexpr double exp_zero_f = -104.0;     // exp(-104) < 2^-150
   return p * pow2(kr.k);  // k in [-151, 129]: 2^k normal, product exact-range in double
 }
 
-[[nodiscard]] constexpr float exp_impl(float xf) noexcept {
+[[nodiscard, gnu::always_inline]] constexpr float exp_impl(float xf) noexcept {
   const double x = static_cast<double>(xf);
   const bool nan = is_nan(xf);
   const bool over = x > exp_overflow_f;
-  const bool zero = x < exp_zero_f;
-  const double safe = (nan || over || zero) ? 0.0 : x;
-  const float y = to_float(exp_kernel_f(safe));
-  const float special = over ? inf_f : 0.0f;
-  const float result = (over || zero) ? special : y;
-  return nan ? quiet(xf) : result;
+  const bool under = x < exp_zero_f;
+  // exp(exp_overflow_f) < FLT_MAX, so the conversion is always defined (NaN for NaN or inf).
+  const float y = static_cast<float>(exp_kernel_f(kernel_arg(x, exp_zero_f, exp_overflow_f)));
+  const float r1 = select(over, inf_f, y);
+  const float r2 = select(under, 0.0f, r1);
+  return select(nan, quiet(xf), r2);
 }
 
 }  // namespace static_attention::detail::math
