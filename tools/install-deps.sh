@@ -8,7 +8,7 @@ packages=(
   libeigen3-dev libbenchmark-dev                     # benchmarks: the peer and the harness
   libfmt-dev                                         # optional {fmt} formatter, tested when present
   python3-numpy                                      # reference generators (tests need none at run time)
-  libxml2-utils chromium imagemagick                 # heatmap checks: xmllint, a real browser, PNG colours
+  libxml2-utils chromium imagemagick fonts-dejavu-core  # heatmap checks: xmllint, a browser, PNG colours, a font
 )
 missing=()
 for p in "${packages[@]}"; do

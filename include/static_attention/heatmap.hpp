@@ -1,0 +1,499 @@
+// Heatmaps of attention weights: a self-contained SVG (write_svg_heatmap) and a terminal
+// rendering in Unicode shades or 24-bit colour (render_terminal).
+//
+// Rows are queries and columns are keys, as in `softmax(q kᵀ)`: row i shows how much token i
+// attends to each token. Colours follow viridis, which stays readable in grey and for colour-blind
+// readers. By default the colour scale runs from the smallest to the largest finite value, so
+// that the small differences typical of one softmax row still show; pass scale_min = 0 and
+// scale_max = 1 for an absolute scale. -inf (a masked score), inf and nan get a grey cell.
+//
+// Streams and strings come through print.hpp, the library's one door to <ostream> and <string>.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <span>
+#include <static_attention/matrix.hpp>
+#include <static_attention/print.hpp>
+#include <string_view>
+#include <type_traits>
+
+namespace static_attention {
+
+/// Options of write_svg_heatmap.
+struct svg_heatmap_options {
+  /// Heading above the grid.
+  std::string_view title = "Attention weights";
+  /// Name of the vertical axis (one row per query token).
+  std::string_view row_axis = "queries";
+  /// Name of the horizontal axis (one column per key token).
+  std::string_view col_axis = "keys";
+  /// Value of the darkest colour; empty: the smallest finite value.
+  std::optional<double> scale_min{};
+  /// Value of the brightest colour; empty: the largest finite value.
+  std::optional<double> scale_max{};
+  /// Print each value in its cell; empty: only when the matrix is at most 12 x 12.
+  std::optional<bool> show_values{};
+  /// Decimals of the values in the cells and on the legend.
+  int value_precision = 2;
+  /// Side of one cell, in pixels.
+  int cell_size = 48;
+};
+
+/// How render_terminal colours cells.
+enum class terminal_colors {
+  /// truecolor when the COLORTERM environment variable says "truecolor" or "24bit", else shades.
+  automatic,
+  /// Unicode shading blocks ░▒▓█, readable on any terminal and in plain text.
+  shades,
+  /// 24-bit background colours (ESC[48;2;r;g;bm) with the value printed in each cell.
+  truecolor,
+};
+
+/// Options of render_terminal.
+struct terminal_heatmap_options {
+  /// Shades, 24-bit colour, or chosen from COLORTERM.
+  terminal_colors colors = terminal_colors::automatic;
+  /// Value of the lightest shade / darkest colour; empty: the smallest finite value.
+  std::optional<double> scale_min{};
+  /// Value of the full block / brightest colour; empty: the largest finite value.
+  std::optional<double> scale_max{};
+  /// Decimals of the values (in truecolor cells and on the legend).
+  int value_precision = 2;
+};
+
+namespace detail::heatmap {
+
+struct rgb {
+  std::uint8_t r, g, b;
+};
+
+// Viridis (matplotlib's default colour map) at eleven evenly spaced points; colours between them
+// are interpolated linearly, which keeps the table short and the scale smooth.
+inline constexpr std::array<rgb, 11> viridis_points{{{0x44, 0x01, 0x54},
+                                                     {0x48, 0x24, 0x75},
+                                                     {0x41, 0x44, 0x87},
+                                                     {0x35, 0x5f, 0x8d},
+                                                     {0x2a, 0x78, 0x8e},
+                                                     {0x21, 0x91, 0x8c},
+                                                     {0x22, 0xa8, 0x84},
+                                                     {0x44, 0xbf, 0x70},
+                                                     {0x7a, 0xd1, 0x51},
+                                                     {0xbd, 0xdf, 0x26},
+                                                     {0xfd, 0xe7, 0x25}}};
+// Cells whose value is -inf, inf or nan.
+inline constexpr rgb nonfinite_fill{0xd9, 0xd9, 0xd9};
+
+constexpr rgb viridis(double t) noexcept {
+  t = std::clamp(t, 0.0, 1.0) * 10.0;
+  const auto k = std::min(static_cast<std::size_t>(t), std::size_t{9});
+  const double f = t - static_cast<double>(k);
+  const auto mix = [f](std::uint8_t a, std::uint8_t b) {
+    return static_cast<std::uint8_t>(static_cast<double>(a) +
+                                     (static_cast<double>(b) - static_cast<double>(a)) * f + 0.5);
+  };
+  const rgb lo = viridis_points[k], hi = viridis_points[k + 1];
+  return {mix(lo.r, hi.r), mix(lo.g, hi.g), mix(lo.b, hi.b)};
+}
+
+// Dark text on the bright end of the scale, white on the dark end.
+constexpr bool is_light(rgb c) noexcept { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b > 150.0; }
+
+// Maps values onto [0, 1]: the options' bounds, else the finite values' range.
+struct scale {
+  double lo = 0, hi = 1;
+
+  template <class T, std::size_t R, std::size_t C>
+  scale(const matrix<T, R, C>& m, std::optional<double> min, std::optional<double> max) {
+    bool any = false;
+    double data_lo = 0, data_hi = 0;
+    for (const T& v : m) {
+      const auto x = static_cast<double>(v);
+      if (!std::isfinite(x)) continue;
+      data_lo = any ? std::min(data_lo, x) : x;
+      data_hi = any ? std::max(data_hi, x) : x;
+      any = true;
+    }
+    lo = min.value_or(data_lo);
+    hi = max.value_or(data_hi);
+  }
+  double position(double v) const noexcept {
+    // A constant matrix has no range: every cell gets the top of the scale.
+    return hi > lo ? std::clamp((v - lo) / (hi - lo), 0.0, 1.0) : 1.0;
+  }
+  double value_at(double t) const noexcept { return lo + (hi - lo) * t; }
+};
+
+inline std::string fixed(double v, int precision) {
+  return detail::chars_of(v, std::chars_format::fixed, std::max(precision, 0));
+}
+
+// The text of one value for a reader: -∞ for a masked score rather than -inf.
+inline std::string value_text(double v, int precision) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v < 0 ? "\u2212\u221e" : "\u221e";
+  std::string s = fixed(v, precision);
+  if (s.front() == '-') s.replace(0, 1, "\u2212");  // a true minus sign, as the width of a digit
+  return s;
+}
+
+// Decodes one UTF-8 code point at s[i], advancing i; an invalid sequence gives U+FFFD and
+// consumes one byte, so that any bytes come out as well-formed text.
+constexpr char32_t next_code_point(std::string_view s, std::size_t& i) noexcept {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char b0 = byte(i);
+  std::size_t len = 0;
+  char32_t cp = 0;
+  if (b0 < 0x80) {
+    ++i;
+    return b0;
+  } else if ((b0 & 0xe0) == 0xc0) {
+    len = 2;
+    cp = b0 & 0x1fu;
+  } else if ((b0 & 0xf0) == 0xe0) {
+    len = 3;
+    cp = b0 & 0x0fu;
+  } else if ((b0 & 0xf8) == 0xf0) {
+    len = 4;
+    cp = b0 & 0x07u;
+  } else {
+    ++i;
+    return 0xfffd;
+  }
+  if (i + len > s.size()) {
+    ++i;
+    return 0xfffd;
+  }
+  for (std::size_t k = 1; k < len; ++k) {
+    if ((byte(i + k) & 0xc0) != 0x80) {
+      ++i;
+      return 0xfffd;
+    }
+    cp = (cp << 6) | (byte(i + k) & 0x3fu);
+  }
+  // Overlong forms, surrogates and values past U+10FFFF are not text.
+  constexpr char32_t min_of_length[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < min_of_length[len] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) {
+    ++i;
+    return 0xfffd;
+  }
+  i += len;
+  return cp;
+}
+
+inline void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xc0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xe0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  } else {
+    out += static_cast<char>(0xf0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  }
+}
+
+// Text as XML character data or an attribute value: markup characters escaped, and characters
+// XML 1.0 forbids (control characters, broken UTF-8) replaced by U+FFFD, so xmllint accepts any
+// label.
+inline std::string xml_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const char32_t cp = next_code_point(s, i);
+    switch (cp) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default: {
+        const bool allowed =
+            cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp != 0xfffe && cp != 0xffff);
+        append_utf8(out, allowed ? cp : char32_t{0xfffd});
+      }
+    }
+  }
+  return out;
+}
+
+// Columns a label takes in a terminal: one per code point (tokens are rarely East Asian wide).
+constexpr std::size_t text_columns(std::string_view s) noexcept {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.size(); ++n) next_code_point(s, i);
+  return n;
+}
+
+// A label fitted to exactly `width` columns: cut with "…" when too long, padded when short, and
+// stripped of control characters, which would move the terminal's cursor.
+inline std::string fit(std::string_view s, std::size_t width, bool right_align = false) {
+  std::string out;
+  std::size_t cols = 0;
+  const std::size_t total = text_columns(s);
+  for (std::size_t i = 0; i < s.size() && cols < width;) {
+    char32_t cp = next_code_point(s, i);
+    if (total > width && cols + 1 == width) cp = 0x2026;  // …
+    if (cp < 0x20 || cp == 0x7f) cp = 0xfffd;
+    append_utf8(out, cp);
+    ++cols;
+  }
+  const std::string pad(width - cols, ' ');
+  return right_align ? pad + out : out + pad;
+}
+
+inline std::string centered(std::string_view s, std::size_t width) {
+  const std::size_t cols = text_columns(s);
+  if (cols >= width) return fit(s, width);
+  const std::size_t left = (width - cols) / 2;
+  return std::string(left, ' ') + std::string(s) + std::string(width - cols - left, ' ');
+}
+
+inline std::string hex(rgb c) {
+  constexpr char digits[] = "0123456789abcdef";
+  std::string s = "#";
+  for (const std::uint8_t v : {c.r, c.g, c.b}) {
+    s += digits[v >> 4];
+    s += digits[v & 0xf];
+  }
+  return s;
+}
+
+// A length in pixels, to one decimal: SVG coordinates need no more.
+inline std::string px(double v) { return fixed(v, 1); }
+
+inline bool colorterm_says_truecolor() {
+  const char* env = std::getenv("COLORTERM");  // NOLINT(concurrency-mt-unsafe): read once per call
+  if (env == nullptr) return false;
+  const std::string_view v(env);
+  return v == "truecolor" || v == "24bit";
+}
+
+}  // namespace detail::heatmap
+
+/// Writes `weights` as a self-contained SVG heatmap: a title, the row (query) labels down the
+/// left, the column (key) labels across the top, one coloured cell per weight with its value
+/// when the matrix is small, and a colour legend. Every label is XML-escaped.
+template <class T, std::size_t R, std::size_t C>
+void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
+                       std::type_identity_t<std::span<const std::string_view, R>> row_labels,
+                       std::type_identity_t<std::span<const std::string_view, C>> col_labels,
+                       const svg_heatmap_options& opts = {}) {
+  namespace h = detail::heatmap;
+  const h::scale sc(weights, opts.scale_min, opts.scale_max);
+  const bool values = opts.show_values.value_or(R <= 12 && C <= 12);
+  const double cell = std::max(opts.cell_size, 8);
+  const double font = 13, char_w = font * 0.62;  // DejaVu Sans / Helvetica average advance
+  const double value_font = std::clamp(cell * 0.28, 7.0, 14.0);
+  const double pad = 16, title_h = 36, axis_h = 22;
+
+  const auto widest = [&](auto labels) {
+    std::size_t n = 0;
+    for (const std::string_view l : labels) n = std::max(n, h::text_columns(l));
+    return static_cast<double>(n) * char_w;
+  };
+  const double row_label_w = widest(row_labels);
+  const double col_label_w = widest(col_labels);
+  // Column labels that fit a cell stand upright; longer ones are turned 45 degrees.
+  const bool slanted = col_label_w > cell - 6;
+  const double slant = 0.7071;
+  const double col_labels_h = slanted ? col_label_w * slant + font : font * 1.6;
+  const double overhang = slanted ? std::max(0.0, col_label_w * slant - cell / 2) : 0.0;
+
+  const double grid_x = pad + axis_h + row_label_w + 10;
+  const double grid_y = pad + title_h + axis_h + col_labels_h;
+  const double grid_w = cell * static_cast<double>(C), grid_h = cell * static_cast<double>(R);
+  const double legend_x = grid_x + grid_w + std::max(24.0, overhang + 12);
+  const double legend_h = std::max(grid_h, 120.0);
+  const double legend_w = 16;
+  std::array<std::string, 5> ticks;
+  double tick_w = 0;
+  for (std::size_t k = 0; k < ticks.size(); ++k) {
+    ticks[k] = h::value_text(sc.value_at(static_cast<double>(k) / 4.0), opts.value_precision);
+    tick_w = std::max(tick_w, static_cast<double>(h::text_columns(ticks[k])) * char_w);
+  }
+  const double width = std::max(legend_x + legend_w + 8 + tick_w + pad,
+                                pad * 2 + static_cast<double>(h::text_columns(opts.title)) * 18 * 0.62);
+  const double height = grid_y + std::max(grid_h, legend_h) + pad;
+
+  std::string s;
+  s += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + h::px(width) + "\" height=\"" + h::px(height) +
+       "\" viewBox=\"0 0 " + h::px(width) + ' ' + h::px(height) +
+       "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
+  s += "<title>" + h::xml_escape(opts.title) + "</title>\n";
+  s += "<desc>Rows are " + h::xml_escape(opts.row_axis) + ", columns are " + h::xml_escape(opts.col_axis) +
+       "; brighter means a larger value.</desc>\n";
+  // The gradient of the legend, bottom (smallest) to top (largest).
+  s += "<defs><linearGradient id=\"static-attention-scale\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">";
+  for (std::size_t k = 0; k < h::viridis_points.size(); ++k)
+    s += "<stop offset=\"" + h::fixed(static_cast<double>(k) / 10.0, 1) + "\" stop-color=\"" +
+         h::hex(h::viridis_points[k]) + "\"/>";
+  s += "</linearGradient></defs>\n";
+  s += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" + h::px(width) + "\" height=\"" + h::px(height) +
+       "\" fill=\"#ffffff\"/>\n";
+  s += "<text class=\"title\" x=\"" + h::px(width / 2) + "\" y=\"" + h::px(pad + 20) +
+       "\" text-anchor=\"middle\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">" +
+       h::xml_escape(opts.title) + "</text>\n";
+  s += "<text class=\"axis\" x=\"" + h::px(grid_x + grid_w / 2) + "\" y=\"" + h::px(pad + title_h + 14) +
+       "\" text-anchor=\"middle\" font-size=\"13\" font-style=\"italic\" fill=\"#555555\">" +
+       h::xml_escape(opts.col_axis) + "</text>\n";
+  const double row_axis_x = pad + 12, row_axis_y = grid_y + grid_h / 2;
+  s += "<text class=\"axis\" x=\"" + h::px(row_axis_x) + "\" y=\"" + h::px(row_axis_y) +
+       "\" transform=\"rotate(-90 " + h::px(row_axis_x) + ' ' + h::px(row_axis_y) +
+       ")\" text-anchor=\"middle\" font-size=\"13\" font-style=\"italic\" fill=\"#555555\">" +
+       h::xml_escape(opts.row_axis) + "</text>\n";
+
+  for (std::size_t j = 0; j < C; ++j) {
+    const double x = grid_x + cell * (static_cast<double>(j) + 0.5);
+    const double y = grid_y - (slanted ? 6 : font * 0.6);
+    s += "<text class=\"col-label\" x=\"" + h::px(x) + "\" y=\"" + h::px(y) +
+         "\" font-size=\"13\" fill=\"#222222\"";
+    s += slanted ? " text-anchor=\"start\" transform=\"rotate(-45 " + h::px(x) + ' ' + h::px(y) + ")\">"
+                 : std::string(" text-anchor=\"middle\">");
+    s += h::xml_escape(col_labels[j]) + "</text>\n";
+  }
+  for (std::size_t i = 0; i < R; ++i) {
+    const double y = grid_y + cell * (static_cast<double>(i) + 0.5) + font * 0.35;
+    s += "<text class=\"row-label\" x=\"" + h::px(grid_x - 8) + "\" y=\"" + h::px(y) +
+         "\" text-anchor=\"end\" font-size=\"13\" fill=\"#222222\">" + h::xml_escape(row_labels[i]) +
+         "</text>\n";
+  }
+
+  for (std::size_t i = 0; i < R; ++i) {
+    for (std::size_t j = 0; j < C; ++j) {
+      const auto v = static_cast<double>(weights(i, j));
+      const h::rgb fill = std::isfinite(v) ? h::viridis(sc.position(v)) : h::nonfinite_fill;
+      const double x = grid_x + cell * static_cast<double>(j), y = grid_y + cell * static_cast<double>(i);
+      const std::string text = h::value_text(v, opts.value_precision);
+      s += "<rect class=\"cell\" x=\"" + h::px(x) + "\" y=\"" + h::px(y) + "\" width=\"" + h::px(cell) +
+           "\" height=\"" + h::px(cell) + "\" fill=\"" + h::hex(fill) +
+           "\" stroke=\"#ffffff\" stroke-width=\"1\">";
+      // A tooltip in browsers: which query looks at which key, and how much.
+      s += "<title>" + h::xml_escape(row_labels[i]) + " \u2192 " + h::xml_escape(col_labels[j]) + ": " +
+           text + "</title></rect>\n";
+      if (values) {
+        s += "<text class=\"value\" x=\"" + h::px(x + cell / 2) + "\" y=\"" +
+             h::px(y + cell / 2 + value_font * 0.35) + "\" text-anchor=\"middle\" font-size=\"" +
+             h::px(value_font) + "\" fill=\"" + (h::is_light(fill) ? "#111111" : "#ffffff") + "\">" + text +
+             "</text>\n";
+      }
+    }
+  }
+
+  s += "<rect class=\"legend-bar\" x=\"" + h::px(legend_x) + "\" y=\"" + h::px(grid_y) + "\" width=\"" +
+       h::px(legend_w) + "\" height=\"" + h::px(legend_h) +
+       "\" fill=\"url(#static-attention-scale)\" stroke=\"#888888\" stroke-width=\"0.5\"/>\n";
+  for (std::size_t k = 0; k < ticks.size(); ++k) {
+    const double y = grid_y + legend_h * (1.0 - static_cast<double>(k) / 4.0);
+    s += "<line class=\"legend-tick\" x1=\"" + h::px(legend_x + legend_w) + "\" y1=\"" + h::px(y) +
+         "\" x2=\"" + h::px(legend_x + legend_w + 4) + "\" y2=\"" + h::px(y) + "\" stroke=\"#555555\"/>\n";
+    s += "<text class=\"legend-label\" x=\"" + h::px(legend_x + legend_w + 7) + "\" y=\"" + h::px(y + 4) +
+         "\" font-size=\"11\" fill=\"#222222\">" + ticks[k] + "</text>\n";
+  }
+  s += "</svg>\n";
+  os << s;
+}
+
+/// write_svg_heatmap for self-attention: one list of tokens labels both axes.
+template <class T, std::size_t N>
+void write_svg_heatmap(std::ostream& os, const matrix<T, N, N>& weights,
+                       std::type_identity_t<std::span<const std::string_view, N>> labels,
+                       const svg_heatmap_options& opts = {}) {
+  write_svg_heatmap(os, weights, labels, labels, opts);
+}
+
+/// Draws `weights` in a terminal: row (query) labels on the left, column (key) labels on top,
+/// one shaded or coloured cell per weight, and a legend line.
+template <class T, std::size_t R, std::size_t C>
+void render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
+                     std::type_identity_t<std::span<const std::string_view, R>> row_labels,
+                     std::type_identity_t<std::span<const std::string_view, C>> col_labels,
+                     const terminal_heatmap_options& opts = {}) {
+  namespace h = detail::heatmap;
+  const h::scale sc(weights, opts.scale_min, opts.scale_max);
+  const bool color = opts.colors == terminal_colors::truecolor ||
+                     (opts.colors == terminal_colors::automatic && h::colorterm_says_truecolor());
+  constexpr std::array<std::string_view, 4> shades{"\u2591", "\u2592", "\u2593", "\u2588"};  // ░▒▓█
+  const auto shade = [&](double v) {
+    return shades[std::min<std::size_t>(3, static_cast<std::size_t>(sc.position(v) * 4))];
+  };
+  const auto ansi = [](std::string_view layer, h::rgb c) {
+    return "\x1b[" + std::string(layer) + ";2;" + std::to_string(c.r) + ';' + std::to_string(c.g) + ';' +
+           std::to_string(c.b) + 'm';
+  };
+
+  std::size_t row_w = 0, col_w = 0;
+  for (const std::string_view l : row_labels) row_w = std::max(row_w, h::text_columns(l));
+  for (const std::string_view l : col_labels) col_w = std::max(col_w, h::text_columns(l));
+  for (const T& v : weights)
+    col_w = std::max(col_w, h::text_columns(h::value_text(static_cast<double>(v), opts.value_precision)));
+  row_w = std::min(row_w, std::size_t{16});
+  col_w = std::clamp(col_w, std::size_t{3}, std::size_t{8});
+
+  std::string s = std::string(row_w + 1, ' ');
+  for (std::size_t j = 0; j < C; ++j) s += h::centered(col_labels[j], col_w) + ' ';
+  s.erase(s.find_last_not_of(' ') + 1);  // no trailing blanks, which diffs and editors flag
+  s += '\n';
+  for (std::size_t i = 0; i < R; ++i) {
+    s += h::fit(row_labels[i], row_w, true) + ' ';
+    for (std::size_t j = 0; j < C; ++j) {
+      const auto v = static_cast<double>(weights(i, j));
+      const std::string text = h::value_text(v, opts.value_precision);
+      if (!std::isfinite(v)) {
+        s += h::centered(text, col_w);
+      } else if (color) {
+        const h::rgb bg = h::viridis(sc.position(v));
+        s += ansi("48", bg) +
+             ansi("38", h::is_light(bg) ? h::rgb{0x11, 0x11, 0x11} : h::rgb{0xff, 0xff, 0xff}) +
+             h::centered(text, col_w) + "\x1b[0m";
+      } else {
+        for (std::size_t k = 0; k < col_w; ++k) s += shade(v);
+      }
+      if (j + 1 < C) s += ' ';
+    }
+    s += '\n';
+  }
+  // The legend: what the darkest and brightest cells stand for.
+  s += std::string(row_w + 1, ' ') + h::value_text(sc.lo, opts.value_precision) + ' ';
+  if (color) {
+    for (std::size_t k = 0; k < 16; ++k) s += ansi("48", h::viridis(static_cast<double>(k) / 15.0)) + "  ";
+    s += "\x1b[0m";
+  } else {
+    for (const std::string_view sh : shades) s += std::string(sh) + std::string(sh);
+  }
+  s += ' ' + h::value_text(sc.hi, opts.value_precision) + '\n';
+  os << s;
+}
+
+/// render_terminal for self-attention: one list of tokens labels both axes; `colors` picks shades,
+/// 24-bit colour, or (automatic) whichever COLORTERM announces.
+template <class T, std::size_t N>
+void render_terminal(std::ostream& os, const matrix<T, N, N>& weights,
+                     std::type_identity_t<std::span<const std::string_view, N>> labels,
+                     terminal_colors colors = terminal_colors::automatic) {
+  render_terminal(os, weights, labels, labels, terminal_heatmap_options{.colors = colors});
+}
+
+}  // namespace static_attention

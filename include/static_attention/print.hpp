@@ -1,0 +1,371 @@
+// Printing matrices and tensors exactly as PyTorch prints them: `std::cout << m`, `to_string(m)`.
+//
+// The output is character for character what `print(torch.tensor(...))` shows for the same values
+// and the same torch.set_printoptions: aligned columns, 4 decimals by default, PyTorch's choice
+// between fixed and scientific notation, `nan`/`inf`/`-inf`, wrapping at 80 columns, a summary
+// with `...` above 1000 elements, and a blank line between the items of a batch (torch separates
+// the slices of a 3-d tensor that way). tests/print checks it against strings printed by torch.
+//
+// Element types are named as PyTorch names them. PyTorch's default dtype is float32, so a
+// `matrix<float, ...>` prints without a dtype and a `matrix<double, ...>` ends in
+// `dtype=torch.float64`, as a float64 tensor does; int64 and bool need no dtype either, other
+// integers print theirs (`dtype=torch.int32`). long double, which torch lacks, prints its digits
+// at its own precision and says `dtype=long double`.
+//
+// This is the only public header that includes <ostream> and <string>; the rest of the library
+// stays free of iostreams.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <ostream>
+#include <static_attention/matrix.hpp>
+#include <static_attention/shape.hpp>
+#include <static_attention/tensor.hpp>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+
+namespace static_attention {
+
+/// What torch.set_printoptions sets, passed per call: `to_string(m, {.precision = 2})`.
+struct print_options {
+  /// Digits after the decimal point (fixed) or after the leading digit (scientific); below 0 is 0.
+  int precision = 4;
+  /// Characters per line before a row wraps (the row's indentation counts).
+  int linewidth = 80;
+  /// Scientific notation on (true) or off (false); empty lets PyTorch's rule choose.
+  std::optional<bool> sci_mode{};
+  /// Above this many elements, only `edgeitems` at each end of every dimension are shown.
+  std::size_t threshold = 1000;
+  /// Items shown at each end of a summarised dimension.
+  std::size_t edgeitems = 3;
+};
+
+namespace detail {
+
+// PyTorch's name of an element type's dtype, or empty for the dtypes torch prints without one
+// (its default float32, int64 and bool).
+template <class T>
+constexpr std::string_view dtype_suffix() noexcept {
+  if constexpr (std::is_same_v<T, bool>) {
+    return {};
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (sizeof(T) == 4)
+      return {};
+    else if constexpr (sizeof(T) == 8)
+      return "dtype=torch.float64";
+    else
+      return "dtype=long double";
+  } else if constexpr (std::is_signed_v<T>) {
+    if constexpr (sizeof(T) == 1)
+      return "dtype=torch.int8";
+    else if constexpr (sizeof(T) == 2)
+      return "dtype=torch.int16";
+    else if constexpr (sizeof(T) == 4)
+      return "dtype=torch.int32";
+    else
+      return {};
+  } else {
+    if constexpr (sizeof(T) == 1)
+      return "dtype=torch.uint8";
+    else if constexpr (sizeof(T) == 2)
+      return "dtype=torch.uint16";
+    else if constexpr (sizeof(T) == 4)
+      return "dtype=torch.uint32";
+    else
+      return "dtype=torch.uint64";
+  }
+}
+
+// std::to_chars into a string that grows until the text fits (fixed notation of 1e308 is long).
+template <class... Args>
+std::string chars_of(const Args&... args) {
+  std::string s(32, '\0');
+  for (;;) {
+    const auto [end, ec] = std::to_chars(s.data(), s.data() + s.size(), args...);
+    if (ec == std::errc{}) {
+      s.resize(static_cast<std::size_t>(end - s.data()));
+      return s;
+    }
+    s.resize(s.size() * 2);
+  }
+}
+
+// Python's "{:.Nf}" / "{:.Ne}" of a value: correctly rounded, and nan without a sign, as torch
+// prints every nan.
+template <class W>
+std::string float_text(W v, std::chars_format format, int precision) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  return chars_of(v, format, precision);
+}
+
+// Which of the indices 0..n-1 of one dimension are shown: all of them, or the first and last
+// `edge` when the tensor is summarised and the dimension is long (torch's get_summarized_data).
+struct shown_range {
+  std::size_t n, edge;
+  bool cut;  // true: print "..." between the two ends
+  constexpr shown_range(std::size_t size, bool summarize, std::size_t edgeitems) noexcept
+      : n(size), edge(edgeitems), cut(summarize && size > 2 * edgeitems) {}
+  template <class F>
+  constexpr void for_each(F f) const {
+    if (!cut) {
+      for (std::size_t i = 0; i < n; ++i) f(i);
+    } else {
+      for (std::size_t i = 0; i < edge; ++i) f(i);
+      for (std::size_t i = n - edge; i < n; ++i) f(i);
+    }
+  }
+};
+
+// torch._tensor_str._Formatter: one column width and one notation for every element shown.
+template <class T>
+class element_formatter {
+  // Floats are measured and printed as double, as Python sees a float32 element; long double
+  // keeps its own precision.
+  using wide = std::conditional_t<(sizeof(T) > sizeof(double)), long double, double>;
+
+ public:
+  template <class ForEachShown>
+  element_formatter(ForEachShown for_each_shown, const print_options& opts)
+      : precision_(std::max(opts.precision, 0)) {
+    if constexpr (std::is_same_v<T, bool> || std::is_integral_v<T>) {
+      for_each_shown([&](T v) { width_ = std::max(width_, format_raw(v).size()); });
+    } else {
+      bool any = false;
+      wide lo = 0, hi = 0;
+      for_each_shown([&](T v) {
+        const wide x = static_cast<wide>(v);
+        if (!std::isfinite(x) || x == 0) return;
+        if (x != std::ceil(x)) int_mode_ = false;
+        const wide a = std::fabs(x);
+        lo = any ? std::min(lo, a) : a;
+        hi = any ? std::max(hi, a) : a;
+        any = true;
+      });
+      // No finite non-zero value: torch keeps its defaults and ignores sci_mode ("0.", "nan").
+      if (!any) return;
+      const bool wide_range = hi / lo > wide{1000} || hi > wide{1e8};
+      sci_mode_ = int_mode_ ? wide_range : (wide_range || lo < wide{1e-4});
+      // The width comes from the notation torch chose itself, even when sci_mode overrides it.
+      for_each_shown([&](T v) {
+        const wide x = static_cast<wide>(v);
+        if (!std::isfinite(x) || x == 0) return;
+        std::size_t w = 0;
+        if (sci_mode_)
+          w = float_text(x, std::chars_format::scientific, precision_).size();
+        else if (int_mode_)
+          w = float_text(x, std::chars_format::fixed, 0).size() + 1;  // + "."
+        else
+          w = float_text(x, std::chars_format::fixed, precision_).size();
+        width_ = std::max(width_, w);
+      });
+      if (opts.sci_mode) sci_mode_ = *opts.sci_mode;
+    }
+  }
+
+  /// Width of every formatted element (a longer one is not cut, as in torch).
+  std::size_t width() const noexcept { return width_; }
+
+  /// One element, right-aligned to width().
+  std::string format(T v) const {
+    std::string s = format_raw(v);
+    if (s.size() < width_) s.insert(0, width_ - s.size(), ' ');
+    return s;
+  }
+
+ private:
+  std::string format_raw(T v) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return v ? "True" : "False";
+    } else if constexpr (std::is_integral_v<T>) {
+      // Through a 64-bit integer, so char types print as numbers, as int8/uint8 tensors do.
+      using as_int = std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>;
+      return chars_of(static_cast<as_int>(v));
+    } else {
+      const wide x = static_cast<wide>(v);
+      if (sci_mode_) return float_text(x, std::chars_format::scientific, precision_);
+      if (int_mode_) {
+        std::string s = float_text(x, std::chars_format::fixed, 0);
+        if (std::isfinite(x)) s += '.';  // marks a float tensor of whole numbers: "1."
+        return s;
+      }
+      return float_text(x, std::chars_format::fixed, precision_);
+    }
+  }
+
+  int precision_;
+  std::size_t width_ = 1;
+  bool int_mode_ = true;
+  bool sci_mode_ = false;
+};
+
+// The text of a rank-2 or rank-3 row-major array, following torch._tensor_str line for line.
+template <class T, std::size_t Rank>
+class torch_printer {
+ public:
+  torch_printer(const T* data, std::array<std::size_t, Rank> dims, const print_options& opts)
+      : data_(data),
+        dims_(dims),
+        opts_(opts),
+        summarize_(element_count(dims) > opts.threshold),
+        fmt_([printer = this](auto f) { printer->for_each_shown(0, 0, f); }, opts) {}
+
+  std::string str() const {
+    constexpr std::string_view prefix = "tensor(";
+    std::string s(prefix);
+    append_slice(s, 0, 0, prefix.size());
+    append_suffix(s, dtype_suffix<T>(), prefix.size());
+    return s;
+  }
+
+ private:
+  static constexpr std::size_t element_count(const std::array<std::size_t, Rank>& dims) noexcept {
+    std::size_t n = 1;
+    for (const std::size_t d : dims) n *= d;
+    return n;
+  }
+  std::size_t stride(std::size_t dim) const noexcept {
+    std::size_t s = 1;
+    for (std::size_t d = dim + 1; d < Rank; ++d) s *= dims_[d];
+    return s;
+  }
+  shown_range shown(std::size_t dim) const noexcept { return {dims_[dim], summarize_, opts_.edgeitems}; }
+
+  // Calls f(value) for every element the printout shows: the formatter measures only those.
+  template <class F>
+  void for_each_shown(std::size_t dim, std::size_t offset, F& f) const {
+    shown(dim).for_each([&](std::size_t i) {
+      if (dim + 1 == Rank)
+        f(data_[offset + i]);
+      else
+        for_each_shown(dim + 1, offset + i * stride(dim), f);
+    });
+  }
+
+  // torch's _tensor_str_with_formatter for the sub-array of dimension `dim` at `offset`.
+  void append_slice(std::string& s, std::size_t dim, std::size_t offset, std::size_t indent) const {
+    const shown_range range = shown(dim);
+    s += '[';
+    if (dim + 1 == Rank) {
+      // _vector_str: as many elements per line as fit after the indentation, at least one.
+      const auto element_length = static_cast<long long>(fmt_.width() + 2);
+      const long long room = static_cast<long long>(opts_.linewidth) - static_cast<long long>(indent);
+      const std::size_t per_line = static_cast<std::size_t>(std::max(1LL, room / element_length));
+      std::size_t on_line = 0;
+      bool first = true;
+      const auto put = [&](const std::string& text) {
+        if (!first) {
+          if (on_line == per_line) {
+            s += ",\n";
+            s.append(indent + 1, ' ');
+            on_line = 0;
+          } else {
+            s += ", ";
+          }
+        }
+        s += text;
+        ++on_line;
+        first = false;
+      };
+      std::size_t count = 0;
+      range.for_each([&](std::size_t i) {
+        if (range.cut && count++ == range.edge) put(" ...");
+        put(fmt_.format(data_[offset + i]));
+      });
+    } else {
+      // Slices of a d-dimensional array are separated by d - 1 newlines: rows by one, the
+      // matrices of a batch by two.
+      std::string separator(",");
+      separator.append(Rank - dim - 1, '\n');
+      separator.append(indent + 1, ' ');
+      std::size_t count = 0;
+      range.for_each([&](std::size_t i) {
+        if (count != 0) s += separator;
+        if (range.cut && count == range.edge) s += "..." + separator;
+        ++count;
+        append_slice(s, dim + 1, offset + i * stride(dim), indent + 1);
+      });
+    }
+    s += ']';
+  }
+
+  // torch's _add_suffixes: ", dtype=..." on the last line if it fits, else on a line of its own.
+  void append_suffix(std::string& s, std::string_view suffix, std::size_t indent) const {
+    if (!suffix.empty()) {
+      // As torch computes it: one more than the last line's length (two more without a newline).
+      const std::size_t newline = s.rfind('\n');
+      const std::size_t last_line = newline == std::string::npos ? s.size() + 2 : s.size() - newline + 1;
+      if (static_cast<long long>(last_line + suffix.size() + 2) > static_cast<long long>(opts_.linewidth)) {
+        s += ",\n";
+        s.append(indent, ' ');
+      } else {
+        s += ", ";
+      }
+      s += suffix;
+    }
+    s += ')';
+  }
+
+  const T* data_;
+  std::array<std::size_t, Rank> dims_;
+  print_options opts_;
+  bool summarize_;
+  element_formatter<T> fmt_;
+};
+
+template <class T, std::size_t R, std::size_t C>
+std::string torch_string(const matrix<T, R, C>& m, const print_options& opts) {
+  return torch_printer<T, 2>(m.data(), {R, C}, opts).str();
+}
+template <class T, std::size_t B, std::size_t N, std::size_t D>
+std::string torch_string(const tensor<T, B, N, D>& t, const print_options& opts) {
+  return torch_printer<T, 3>(t.data(), {B, N, D}, opts).str();
+}
+
+}  // namespace detail
+
+/// The text `print(torch.tensor(m))` shows, under torch.set_printoptions(opts).
+template <dense M>
+std::string to_string(const M& m, const print_options& opts = {}) {
+  return detail::torch_string(m, opts);
+}
+
+/// Prints `m` as PyTorch does with its default print options. The stream's own precision and
+/// width are ignored: the text is torch's, whatever the stream was set to.
+template <dense M>
+std::ostream& operator<<(std::ostream& os, const M& m) {
+  return os << to_string(m);
+}
+
+/// A matrix or tensor paired with print options, made by with_options() for `<<`.
+template <dense M>
+struct with_options_t {
+  const M& value;
+  print_options options;
+
+  /// Prints the value under the options.
+  friend std::ostream& operator<<(std::ostream& os, const with_options_t& p) {
+    return os << to_string(p.value, p.options);
+  }
+};
+
+/// Print options for one insertion, as torch.set_printoptions for one print:
+/// `std::cout << with_options(m, {.precision = 2});`
+template <dense M>
+with_options_t<M> with_options(const M& m, const print_options& opts) noexcept {
+  return {m, opts};
+}
+
+}  // namespace static_attention
+
+// With STATIC_ATTENTION_USE_FMT defined and {fmt} installed, `fmt::format("{}", m)` works too.
+#if defined(STATIC_ATTENTION_USE_FMT) && __has_include(<fmt/format.h>)
+#include <static_attention/fmt.hpp>
+#endif
