@@ -7,9 +7,13 @@ namespace sa = static_attention;
 
 int main() {
 #ifdef SA_TWIN
+  // [snippet:right]
   using T = float;
+  // [/snippet]
 #else
+  // [snippet:wrong]
   using T = int;
+  // [/snippet]
 #endif
   constexpr sa::matrix<T, 3, 2> w{};
   constexpr sa::self_attention<T, 3, 2> attn{w, w, w};

@@ -8,9 +8,13 @@ namespace sa = static_attention;
 int main() {
   constexpr sa::causal_attention<float, 3, 2, 4> attn{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr sa::matrix<float, 4, 3> inputs{};
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr sa::matrix<float, 6, 3> inputs{};
+  // [/snippet]
 #endif
   constexpr auto context = attn(inputs);
   return static_cast<int>(context(0, 0));

@@ -8,9 +8,13 @@ namespace sa = static_attention;
 int main() {
   constexpr sa::matrix<float, 2, 2> a{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr sa::matrix<float, 2, 2> b{};
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr sa::matrix<double, 2, 2> b{};
+  // [/snippet]
 #endif
   constexpr auto c = a - b;
   return static_cast<int>(c(0, 0));

@@ -9,9 +9,13 @@ int main() {
   constexpr sa::matrix<float, 6, 3> x{};
   constexpr sa::matrix<float, 3, 2> w{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr auto y = sa::matmul(x, w);
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr auto y = x * w;
+  // [/snippet]
 #endif
   return static_cast<int>(y(0, 0));
 }

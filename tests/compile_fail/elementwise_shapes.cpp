@@ -9,9 +9,13 @@ int main() {
   constexpr sa::matrix<float, 6, 3> a{};
   constexpr sa::matrix<float, 3, 6> b{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr auto c = a + sa::transpose(b);
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr auto c = a + b;
+  // [/snippet]
 #endif
   return static_cast<int>(c(0, 0));
 }

@@ -5,9 +5,13 @@
 
 int main() {
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr static_attention::multi_head_attention<float, 3, 4, 2> mha{};
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr static_attention::multi_head_attention<float, 3, 5, 2> mha{};
+  // [/snippet]
 #endif
   return static_cast<int>(mha.head_dim);
 }

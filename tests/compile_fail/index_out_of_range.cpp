@@ -7,9 +7,13 @@
 int main() {
   constexpr static_attention::matrix<float, 6, 3> inputs{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr float last = inputs(5, 0);
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr float last = inputs(6, 0);
+  // [/snippet]
 #endif
   return static_cast<int>(last);
 }

@@ -5,9 +5,13 @@
 
 int main() {
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr static_attention::matrix<int, 2, 3> m{{1, 2, 3}, {4, 5, 6}};
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr static_attention::matrix<int, 2, 3> m{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+  // [/snippet]
 #endif
   return m(0, 0);
 }

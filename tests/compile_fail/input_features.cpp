@@ -8,9 +8,13 @@ namespace sa = static_attention;
 int main() {
   constexpr sa::self_attention<double, 3, 2> attn{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr sa::matrix<double, 6, 3> inputs{};
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr sa::matrix<double, 6, 4> inputs{};
+  // [/snippet]
 #endif
   constexpr auto context = attn(inputs);
   return static_cast<int>(context(0, 0));

@@ -8,9 +8,13 @@ namespace sa = static_attention;
 int main() {
   constexpr sa::tensor<float, 2, 6, 3> queries{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr sa::tensor<float, 2, 3, 6> keys_t{};
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr sa::tensor<float, 3, 3, 6> keys_t{};
+  // [/snippet]
 #endif
   constexpr auto scores = sa::matmul(queries, keys_t);
   return static_cast<int>(scores(0, 0, 0));

@@ -8,9 +8,13 @@ namespace sa = static_attention;
 int main() {
   constexpr sa::tensor<float, 2, 6, 3> batch{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr auto scores = sa::matmul(batch, sa::transpose(batch));
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr auto scores = sa::matmul(batch, batch);
+  // [/snippet]
 #endif
   return static_cast<int>(scores(0, 0, 0));
 }

@@ -7,9 +7,13 @@
 int main() {
   constexpr static_attention::matrix<float, 6, 3> inputs{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr auto attn_scores = static_attention::matmul(inputs, static_attention::transpose(inputs));
+  // [/snippet]
 #else
-  constexpr auto attn_scores = static_attention::matmul(inputs, inputs);
+  // [snippet:wrong]
+  constexpr auto attn_scores = static_attention::matmul(inputs, inputs);  // (6x3) . (6x3)
+  // [/snippet]
 #endif
   return static_cast<int>(attn_scores(0, 0));
 }

@@ -10,9 +10,13 @@ int main() {
   constexpr sa::matrix<float, 3, 2> a{};
   constexpr sa::matrix<float, 3, 4> b{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr auto c = sa::matmul(sa::transpose(a), b);
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr auto c = sa::matmul(a, b);
+  // [/snippet]
 #endif
   return static_cast<int>(c(0, 0));
 }

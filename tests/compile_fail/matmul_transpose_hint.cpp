@@ -9,9 +9,13 @@ int main() {
   constexpr sa::matrix<double, 6, 2> queries{};
   constexpr sa::matrix<double, 6, 2> keys{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr auto scores = sa::matmul(queries, sa::transpose(keys));
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr auto scores = sa::matmul(queries, keys);
+  // [/snippet]
 #endif
   return static_cast<int>(scores(0, 0));
 }

@@ -8,9 +8,13 @@ namespace sa = static_attention;
 int main() {
   constexpr sa::matrix<float, 2, 3> w{};  // as torch's nn.Linear(3, 2).weight
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr auto attn = sa::self_attention<float, 3, 2>::from_linear(w, w, w);
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr sa::self_attention<float, 3, 2> attn{w, w, w};
+  // [/snippet]
 #endif
   return static_cast<int>(attn.W_query(0, 0));
 }

@@ -8,9 +8,13 @@ namespace sa = static_attention;
 int main() {
   constexpr sa::matrix<float, 3, 2> w{};
 #ifdef SA_TWIN
+  // [snippet:right]
   constexpr sa::matrix<float, 3, 2> w_key{};
+  // [/snippet]
 #else
+  // [snippet:wrong]
   constexpr sa::matrix<float, 4, 2> w_key{};
+  // [/snippet]
 #endif
   constexpr sa::causal_attention<float, 3, 2> attn{w, w_key, w};
   return static_cast<int>(attn.W_key(0, 0));
