@@ -1,23 +1,40 @@
-# cmake -P script: keeps the code and diagnostics quoted in Markdown in sync with their sources.
-#   -DROOT=<repo> -DDOCS="README.md;docs/x.md" [-DCOMPILERS="gcc=g++;clang=clang++-16"] [-DFIX=ON]
+# cmake -P script: keeps the code, diagnostics and program output quoted in Markdown in sync
+# with their sources.
+#   -DROOT=<repo> -DDOCS="README.md;docs/x.md" [-DCOMPILERS="gcc=g++;clang=clang++-16"]
+#   [-DEXAMPLES_DIR=<build>/examples] [-DFIX=ON]
 #
 # In Markdown, a marker line names the source of the fenced block that follows it:
 #   <!-- snippet: examples/overview.cpp#overview -->   the lines between `// [snippet:overview]`
-#                                                       and `// [/snippet]` in that file
+#                                                       and `// [/snippet]` in that file (in CMake
+#                                                       and shell files `# [snippet:name]` and
+#                                                       `# [/snippet]`)
 #   <!-- diagnostic: gcc tests/compile_fail/x.cpp -->  what that compiler prints for the file
+#   <!-- output: examples/x.cpp section -->            what the built example prints when run as
+#                                                       `x section` (checked only when EXAMPLES_DIR
+#                                                       names the directory of the built examples)
+#   <!-- verbatim: why -->                              a block kept by hand, with the reason
+# Every fenced block needs one of these markers on the line before it, except ```text blocks.
 # Without FIX the script fails on the first block that differs; with FIX it rewrites the blocks.
 cmake_minimum_required(VERSION 3.25)
 
 function(sa_snippet out file name)
   file(READ "${ROOT}/${file}" text)
+  set(comment "//")
   string(FIND "${text}" "// [snippet:${name}]\n" begin)
   if(begin EQUAL -1)
-    message(FATAL_ERROR "${file}: no '// [snippet:${name}]'")
+    set(comment "#")
+    string(FIND "${text}" "# [snippet:${name}]\n" begin)
   endif()
-  string(LENGTH "// [snippet:${name}]\n" skip)
+  if(begin EQUAL -1)
+    message(FATAL_ERROR "${file}: no '// [snippet:${name}]' (or '# [snippet:${name}]')")
+  endif()
+  string(LENGTH "${comment} [snippet:${name}]\n" skip)
   math(EXPR begin "${begin} + ${skip}")
   string(SUBSTRING "${text}" ${begin} -1 rest)
-  string(FIND "${rest}" "// [/snippet]" end)
+  string(FIND "${rest}" "${comment} [/snippet]" end)
+  if(end EQUAL -1)
+    message(FATAL_ERROR "${file}: snippet '${name}' has no '${comment} [/snippet]'")
+  endif()
   string(SUBSTRING "${rest}" 0 ${end} body)
   string(REGEX REPLACE "\n[ \t]+$" "\n" body "${body}")  # the end marker's indentation
   # Dedent by the first line's indentation.
@@ -27,6 +44,49 @@ function(sa_snippet out file name)
     string(SUBSTRING "${body}" 1 -1 body)
   endif()
   set(${out} "${body}" PARENT_SCOPE)
+endfunction()
+
+# What examples/<name>.cpp, built in EXAMPLES_DIR, prints for `<name> <section>`.
+function(sa_output out file section)
+  get_filename_component(name "${file}" NAME_WE)
+  set(exe "${EXAMPLES_DIR}/${name}")
+  if(NOT EXISTS "${exe}")
+    message(FATAL_ERROR "${exe} not found: build the examples first (EXAMPLES_DIR=${EXAMPLES_DIR})")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env COLORTERM= ${exe} ${section}
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE r)
+  if(NOT r EQUAL 0)
+    message(FATAL_ERROR "${name} ${section} failed (${r}): ${e}")
+  endif()
+  set(${out} "${o}" PARENT_SCOPE)
+endfunction()
+
+# Fenced blocks with no marker on the line before them (```text blocks excepted), as
+# "doc:line" entries appended to the list named by `out`.
+function(sa_unmarked out doc md)
+  string(REPLACE "\\" "<B>" md "${md}")
+  string(REPLACE ";" "<S>" md "${md}")
+  string(REPLACE "[" "<L>" md "${md}")
+  string(REPLACE "]" "<R>" md "${md}")
+  string(REPLACE "\n" ";" lines "${md}")
+  set(found ${${out}})
+  set(in_block FALSE)
+  set(prev "")
+  set(n 0)
+  foreach(line IN LISTS lines)
+    math(EXPR n "${n} + 1")
+    if(NOT in_block AND line MATCHES "^[ ]*```([^` ]*)")
+      set(in_block TRUE)
+      set(lang "${CMAKE_MATCH_1}")
+      if(NOT lang STREQUAL "text" AND NOT prev MATCHES "^[ ]*<!-- (snippet|diagnostic|output|verbatim): .+ -->$")
+        list(APPEND found "${doc}:${n}: a ```${lang} block with no marker")
+      endif()
+    elseif(in_block AND line MATCHES "^[ ]*```[ ]*$")
+      set(in_block FALSE)
+    endif()
+    set(prev "${line}")
+  endforeach()
+  set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
 function(sa_diagnostic out compiler_key file)
@@ -54,13 +114,15 @@ if(NOT COMPILERS)
   set(COMPILERS "gcc=g++;clang=clang++-16")
 endif()
 set(stale "")
+set(unmarked "")
 foreach(doc IN LISTS DOCS)
   file(READ "${ROOT}/${doc}" md)
+  sa_unmarked(unmarked "${doc}" "${md}")
   set(result "")
   set(pos 0)
   while(TRUE)
     string(SUBSTRING "${md}" ${pos} -1 tail)
-    string(REGEX MATCH "<!-- (snippet|diagnostic): ([^>]*) -->\n```[a-z]*\n" marker "${tail}")
+    string(REGEX MATCH "<!-- (snippet|diagnostic|output): ([^>]*) -->\n```[a-z]*\n" marker "${tail}")
     if(NOT marker)
       string(APPEND result "${tail}")
       break()
@@ -78,6 +140,15 @@ foreach(doc IN LISTS DOCS)
       list(GET parts 0 file)
       list(GET parts 1 name)
       sa_snippet(expected ${file} ${name})
+    elseif(kind STREQUAL "output")
+      if(EXAMPLES_DIR)
+        string(REPLACE " " ";" parts "${what}")
+        list(GET parts 0 file)
+        list(GET parts 1 section)
+        sa_output(expected ${file} ${section})
+      else()
+        set(expected "${current}")  # no built examples to run: leave the output as it is
+      endif()
     else()
       string(REPLACE " " ";" parts "${what}")
       list(GET parts 0 key)
@@ -97,6 +168,12 @@ foreach(doc IN LISTS DOCS)
     message(STATUS "updated ${doc}")
   endif()
 endforeach()
+if(unmarked)
+  string(REPLACE ";" "\n  " unmarked_lines "${unmarked}")
+  message(SEND_ERROR "every fenced block needs a marker on the line before it (<!-- snippet: file#name -->, "
+                     "<!-- diagnostic: gcc|clang file -->, <!-- output: examples/x.cpp section -->, "
+                     "<!-- verbatim: why -->) unless it is ```text:\n  ${unmarked_lines}")
+endif()
 if(stale AND NOT FIX)
   string(REPLACE ";" "\n  " stale_lines "${stale}")
   message(FATAL_ERROR "out of date (run: cmake -DROOT=. -DDOCS=... -DFIX=ON -P cmake/CheckDocs.cmake):\n  ${stale_lines}")

@@ -10,12 +10,19 @@
 
 namespace static_attention {
 
+// Constructor parameters are named init_*: GCC's -Wshadow flags a class template's constructor
+// parameters that share a name with a global of the user's (w_query, say).
+
 /// Causal self-attention: scores strictly above the diagonal are set to -inf before the
 /// softmax, so token i attends only to tokens 0..i. Dropout on the attention weights, with
 /// probability dropout_p, applies only in training mode, `ca(x, gen)`; `ca(x)` is evaluation
 /// mode. With a context_length, longer sequences are refused at compile time.
 template <class T, std::size_t d_in, std::size_t d_out, std::size_t context_length = no_context_limit>
 struct causal_attention {
+  /// Features in and out, for shape folds over a model (model.hpp).
+  static constexpr std::size_t in_features = d_in;
+  static constexpr std::size_t out_features = d_out;
+
   matrix<T, d_in, d_out> W_query;
   matrix<T, d_in, d_out> W_key;
   matrix<T, d_in, d_out> W_value;
@@ -27,21 +34,21 @@ struct causal_attention {
 
   /// From d_in x d_out weights (x @ W).
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
-  constexpr causal_attention(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
-                             const matrix<U, R3, C3>& w_value, T dropout = T{}) noexcept
-      : W_query(detail::xw_weight<T, d_in, d_out>(w_query)),
-        W_key(detail::xw_weight<T, d_in, d_out>(w_key)),
-        W_value(detail::xw_weight<T, d_in, d_out>(w_value)),
-        dropout_p(detail::checked_dropout_p(dropout)) {
+  constexpr causal_attention(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
+                             const matrix<U, R3, C3>& init_value, T init_dropout = T{}) noexcept
+      : W_query(detail::xw_weight<T, d_in, d_out>(init_query)),
+        W_key(detail::xw_weight<T, d_in, d_out>(init_key)),
+        W_value(detail::xw_weight<T, d_in, d_out>(init_value)),
+        dropout_p(detail::checked_dropout_p(init_dropout)) {
     detail::check_attention_element<T>();
   }
 
   /// From nn.Linear weights, d_out x d_in (x @ W.T), in query, key, value order.
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
-  static constexpr causal_attention from_linear(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
-                                                const matrix<U, R3, C3>& w_value, T dropout = T{}) noexcept {
-    return {detail::linear_weight_as_xw<T, d_in, d_out>(w_query), detail::linear_weight_as_xw<T, d_in, d_out>(w_key),
-            detail::linear_weight_as_xw<T, d_in, d_out>(w_value), dropout};
+  static constexpr causal_attention from_linear(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
+                                                const matrix<U, R3, C3>& init_value, T init_dropout = T{}) noexcept {
+    return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query), detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
+            detail::linear_weight_as_xw<T, d_in, d_out>(init_value), init_dropout};
   }
 
   /// Masked attention weights for one sequence: N x N, zero above the diagonal.
@@ -67,13 +74,13 @@ struct causal_attention {
   /// Evaluation mode for a batch: B x N x d_in -> B x N x d_out.
   template <std::size_t B, std::size_t N, std::size_t D>
   constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
-    return detail::per_item(x, [this](const matrix<T, N, D>& item) { return (*this)(item); });
+    return detail::per_item(x, *this);
   }
 
   /// Training mode for a batch; batch items draw from gen in order.
   template <std::size_t B, std::size_t N, std::size_t D, random_source G>
   constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x, G& gen) const noexcept {
-    return detail::per_item(x, [this, &gen](const matrix<T, N, D>& item) { return (*this)(item, gen); });
+    return detail::per_item(x, detail::with_generator<std::remove_cvref_t<decltype(*this)>, G>{this, &gen});
   }
 
  private:

@@ -37,10 +37,42 @@ constexpr auto map(const M& m, F f) noexcept(noexcept(f(m.elems[0]))) {
 }
 
 namespace detail {
-struct plus_tag {};
-struct minus_tag {};
-struct multiplies_tag {};
-struct divides_tag {};
+// The operations as function objects, not lambdas: a lambda's parameter in a header template
+// trips GCC's -Wshadow wherever the user has a global of the same name.
+struct plus_op {
+  template <class X>
+  constexpr X operator()(const X& lhs, const X& rhs) const noexcept {
+    return static_cast<X>(lhs + rhs);
+  }
+};
+struct minus_op {
+  template <class X>
+  constexpr X operator()(const X& lhs, const X& rhs) const noexcept {
+    return static_cast<X>(lhs - rhs);
+  }
+};
+struct multiplies_op {
+  template <class X>
+  constexpr X operator()(const X& lhs, const X& rhs) const noexcept {
+    return static_cast<X>(lhs * rhs);
+  }
+};
+struct divides_op {
+  template <class X>
+  constexpr X operator()(const X& lhs, const X& rhs) const noexcept {
+    return static_cast<X>(lhs / rhs);
+  }
+};
+// Op with a scalar on the right (ScalarRight) or on the left.
+template <class Op, class T, bool ScalarRight>
+struct with_scalar {
+  T scalar;
+  constexpr T operator()(T elem) const noexcept { return ScalarRight ? Op{}(elem, scalar) : Op{}(scalar, elem); }
+};
+template <class T>
+struct negate_op {
+  constexpr T operator()(T elem) const noexcept { return static_cast<T>(-elem); }
+};
 
 // The element-wise rule, stated for the operator the user wrote; the requirement the compiler
 // prints carries both shapes.
@@ -48,7 +80,7 @@ template <class Op, class A, class B>
 constexpr void check_elementwise() noexcept {
   static_assert(element_types_equal<value_type_t<A>, value_type_t<B>>,
                 "element-wise a op b requires one element type; convert one operand with map()");
-  if constexpr (std::is_same_v<Op, multiplies_tag> && matrix_type<A> && matrix_type<B> &&
+  if constexpr (std::is_same_v<Op, multiplies_op> && matrix_type<A> && matrix_type<B> &&
                 cols_v<A> == rows_v<B>) {
     static_assert(shapes_equal<shape_t<A>, shape_t<B>>,
                   "a * b is the element-wise product and requires equal shapes; for the matrix "
@@ -59,12 +91,12 @@ constexpr void check_elementwise() noexcept {
   }
 }
 
-template <class Op, class A, class B, class F>
-constexpr A elementwise(const A& a, const B& b, F f) noexcept {
+template <class Op, class A, class B>
+constexpr A elementwise(const A& a, const B& b) noexcept {
   check_elementwise<Op, A, B>();
   if constexpr (std::is_same_v<A, B>) {
     A out;
-    for (std::size_t k = 0; k < A::size; ++k) out.elems[k] = f(a.elems[k], b.elems[k]);
+    for (std::size_t k = 0; k < A::size; ++k) out.elems[k] = Op{}(a.elems[k], b.elems[k]);
     return out;
   } else {
     return a;
@@ -75,34 +107,34 @@ constexpr A elementwise(const A& a, const B& b, F f) noexcept {
 /// Element-wise sum. Requires equal shapes.
 template <dense A, dense B>
 constexpr A operator+(const A& a, const B& b) noexcept {
-  return detail::elementwise<detail::plus_tag>(a, b, [](auto x, auto y) { return x + y; });
+  return detail::elementwise<detail::plus_op>(a, b);
 }
 /// Element-wise difference. Requires equal shapes.
 template <dense A, dense B>
 constexpr A operator-(const A& a, const B& b) noexcept {
-  return detail::elementwise<detail::minus_tag>(a, b, [](auto x, auto y) { return x - y; });
+  return detail::elementwise<detail::minus_op>(a, b);
 }
 /// Element-wise (Hadamard) product, as PyTorch's `a * b`. The matrix product is `matmul(a, b)`.
 template <dense A, dense B>
 constexpr A operator*(const A& a, const B& b) noexcept {
-  return detail::elementwise<detail::multiplies_tag>(a, b, [](auto x, auto y) { return x * y; });
+  return detail::elementwise<detail::multiplies_op>(a, b);
 }
 /// Element-wise quotient. Requires equal shapes.
 template <dense A, dense B>
 constexpr A operator/(const A& a, const B& b) noexcept {
-  return detail::elementwise<detail::divides_tag>(a, b, [](auto x, auto y) { return x / y; });
+  return detail::elementwise<detail::divides_op>(a, b);
 }
 
 /// Negation.
 template <dense M>
 constexpr M operator-(const M& m) noexcept {
-  return map(m, [](auto x) { return static_cast<value_type_t<M>>(-x); });
+  return map(m, detail::negate_op<value_type_t<M>>{});
 }
 
 /// Scalar operations, applied to every element.
 template <dense M>
 constexpr M operator+(const M& m, value_type_t<M> s) noexcept {
-  return map(m, [s](auto x) { return static_cast<value_type_t<M>>(x + s); });
+  return map(m, detail::with_scalar<detail::plus_op, value_type_t<M>, true>{s});
 }
 template <dense M>
 constexpr M operator+(value_type_t<M> s, const M& m) noexcept {
@@ -110,15 +142,15 @@ constexpr M operator+(value_type_t<M> s, const M& m) noexcept {
 }
 template <dense M>
 constexpr M operator-(const M& m, value_type_t<M> s) noexcept {
-  return map(m, [s](auto x) { return static_cast<value_type_t<M>>(x - s); });
+  return map(m, detail::with_scalar<detail::minus_op, value_type_t<M>, true>{s});
 }
 template <dense M>
 constexpr M operator-(value_type_t<M> s, const M& m) noexcept {
-  return map(m, [s](auto x) { return static_cast<value_type_t<M>>(s - x); });
+  return map(m, detail::with_scalar<detail::minus_op, value_type_t<M>, false>{s});
 }
 template <dense M>
 constexpr M operator*(const M& m, value_type_t<M> s) noexcept {
-  return map(m, [s](auto x) { return static_cast<value_type_t<M>>(x * s); });
+  return map(m, detail::with_scalar<detail::multiplies_op, value_type_t<M>, true>{s});
 }
 template <dense M>
 constexpr M operator*(value_type_t<M> s, const M& m) noexcept {
@@ -126,7 +158,7 @@ constexpr M operator*(value_type_t<M> s, const M& m) noexcept {
 }
 template <dense M>
 constexpr M operator/(const M& m, value_type_t<M> s) noexcept {
-  return map(m, [s](auto x) { return static_cast<value_type_t<M>>(x / s); });
+  return map(m, detail::with_scalar<detail::divides_op, value_type_t<M>, true>{s});
 }
 
 /// Compound assignment, element-wise or with a scalar.

@@ -105,30 +105,33 @@ constexpr rgb viridis(double t) noexcept {
 // Dark text on the bright end of the scale, white on the dark end.
 constexpr bool is_light(rgb c) noexcept { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b > 150.0; }
 
-// Maps values onto [0, 1]: the options' bounds, else the finite values' range.
+// Maps values onto [0, 1]: the options' bounds, else the finite values' range (scale_of).
+//
+// No lambdas, and no constructor templates, in the templates of this header: GCC's -Wshadow would
+// flag their names against a user's globals of the same names.
 struct scale {
   double lo = 0, hi = 1;
 
-  template <class T, std::size_t R, std::size_t C>
-  scale(const matrix<T, R, C>& m, std::optional<double> min, std::optional<double> max) {
-    bool any = false;
-    double data_lo = 0, data_hi = 0;
-    for (const T& v : m) {
-      const auto x = static_cast<double>(v);
-      if (!std::isfinite(x)) continue;
-      data_lo = any ? std::min(data_lo, x) : x;
-      data_hi = any ? std::max(data_hi, x) : x;
-      any = true;
-    }
-    lo = min.value_or(data_lo);
-    hi = max.value_or(data_hi);
-  }
   double position(double v) const noexcept {
     // A constant matrix has no range: every cell gets the top of the scale.
     return hi > lo ? std::clamp((v - lo) / (hi - lo), 0.0, 1.0) : 1.0;
   }
   double value_at(double t) const noexcept { return lo + (hi - lo) * t; }
 };
+
+template <class T, std::size_t R, std::size_t C>
+scale scale_of(const matrix<T, R, C>& m, std::optional<double> min, std::optional<double> max) {
+  bool any = false;
+  double data_lo = 0, data_hi = 0;
+  for (const T& v : m) {
+    const auto x = static_cast<double>(v);
+    if (!std::isfinite(x)) continue;
+    data_lo = any ? std::min(data_lo, x) : x;
+    data_hi = any ? std::max(data_hi, x) : x;
+    any = true;
+  }
+  return {min.value_or(data_lo), max.value_or(data_hi)};
+}
 
 inline std::string fixed(double v, int precision) {
   return detail::chars_of(v, std::chars_format::fixed, std::max(precision, 0));
@@ -270,6 +273,13 @@ inline std::string centered(std::string_view s, std::size_t width) {
   return std::string(left, ' ') + std::string(s) + std::string(width - cols - left, ' ');
 }
 
+// Columns of the widest label.
+inline std::size_t widest(std::span<const std::string_view> labels) noexcept {
+  std::size_t n = 0;
+  for (const std::string_view l : labels) n = std::max(n, text_columns(l));
+  return n;
+}
+
 inline std::string hex(rgb c) {
   constexpr char digits[] = "0123456789abcdef";
   std::string s = "#";
@@ -282,6 +292,20 @@ inline std::string hex(rgb c) {
 
 // A length in pixels, to one decimal: SVG coordinates need no more.
 inline std::string px(double v) { return fixed(v, 1); }
+
+// The terminal's shading blocks, lightest to full: ░▒▓█.
+inline constexpr std::array<std::string_view, 4> shades{"\u2591", "\u2592", "\u2593", "\u2588"};
+
+// The block of a position on the scale (0 to 1).
+inline std::string_view shade(double position) noexcept {
+  return shades[std::min<std::size_t>(3, static_cast<std::size_t>(position * 4))];
+}
+
+// The escape sequence setting the foreground ("38") or background ("48") to a 24-bit colour.
+inline std::string ansi(std::string_view layer, rgb c) {
+  return "\x1b[" + std::string(layer) + ";2;" + std::to_string(c.r) + ';' + std::to_string(c.g) + ';' +
+         std::to_string(c.b) + 'm';
+}
 
 inline bool colorterm_says_truecolor() {
   const char* env = std::getenv("COLORTERM");  // NOLINT(concurrency-mt-unsafe): read once per call
@@ -301,20 +325,15 @@ void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
                        std::type_identity_t<std::span<const std::string_view, C>> col_labels,
                        const svg_heatmap_options& opts = {}) {
   namespace h = detail::heatmap;
-  const h::scale sc(weights, opts.scale_min, opts.scale_max);
+  const h::scale sc = h::scale_of(weights, opts.scale_min, opts.scale_max);
   const bool values = opts.show_values.value_or(R <= 12 && C <= 12);
   const double cell = std::max(opts.cell_size, 8);
   const double font = 13, char_w = font * 0.62;  // DejaVu Sans / Helvetica average advance
   const double value_font = std::clamp(cell * 0.28, 7.0, 14.0);
   const double pad = 16, title_h = 36, axis_h = 22;
 
-  const auto widest = [&](auto labels) {
-    std::size_t n = 0;
-    for (const std::string_view l : labels) n = std::max(n, h::text_columns(l));
-    return static_cast<double>(n) * char_w;
-  };
-  const double row_label_w = widest(row_labels);
-  const double col_label_w = widest(col_labels);
+  const double row_label_w = static_cast<double>(h::widest(row_labels)) * char_w;
+  const double col_label_w = static_cast<double>(h::widest(col_labels)) * char_w;
   // Column labels that fit a cell stand upright; longer ones are turned 45 degrees.
   const bool slanted = col_label_w > cell - 6;
   const double slant = 0.7071;
@@ -432,21 +451,11 @@ void render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
                      std::type_identity_t<std::span<const std::string_view, C>> col_labels,
                      const terminal_heatmap_options& opts = {}) {
   namespace h = detail::heatmap;
-  const h::scale sc(weights, opts.scale_min, opts.scale_max);
+  const h::scale sc = h::scale_of(weights, opts.scale_min, opts.scale_max);
   const bool color = opts.colors == terminal_colors::truecolor ||
                      (opts.colors == terminal_colors::automatic && h::colorterm_says_truecolor());
-  constexpr std::array<std::string_view, 4> shades{"\u2591", "\u2592", "\u2593", "\u2588"};  // ░▒▓█
-  const auto shade = [&](double v) {
-    return shades[std::min<std::size_t>(3, static_cast<std::size_t>(sc.position(v) * 4))];
-  };
-  const auto ansi = [](std::string_view layer, h::rgb c) {
-    return "\x1b[" + std::string(layer) + ";2;" + std::to_string(c.r) + ';' + std::to_string(c.g) + ';' +
-           std::to_string(c.b) + 'm';
-  };
 
-  std::size_t row_w = 0, col_w = 0;
-  for (const std::string_view l : row_labels) row_w = std::max(row_w, h::text_columns(l));
-  for (const std::string_view l : col_labels) col_w = std::max(col_w, h::text_columns(l));
+  std::size_t row_w = h::widest(row_labels), col_w = h::widest(col_labels);
   for (const T& v : weights)
     col_w = std::max(col_w, h::text_columns(h::value_text(static_cast<double>(v), opts.value_precision)));
   row_w = std::min(row_w, std::size_t{16});
@@ -465,11 +474,11 @@ void render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
         s += h::centered(text, col_w);
       } else if (color) {
         const h::rgb bg = h::viridis(sc.position(v));
-        s += ansi("48", bg) +
-             ansi("38", h::is_light(bg) ? h::rgb{0x11, 0x11, 0x11} : h::rgb{0xff, 0xff, 0xff}) +
+        s += h::ansi("48", bg) +
+             h::ansi("38", h::is_light(bg) ? h::rgb{0x11, 0x11, 0x11} : h::rgb{0xff, 0xff, 0xff}) +
              h::centered(text, col_w) + "\x1b[0m";
       } else {
-        for (std::size_t k = 0; k < col_w; ++k) s += shade(v);
+        for (std::size_t k = 0; k < col_w; ++k) s += h::shade(sc.position(v));
       }
       if (j + 1 < C) s += ' ';
     }
@@ -478,10 +487,10 @@ void render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
   // The legend: what the darkest and brightest cells stand for.
   s += std::string(row_w + 1, ' ') + h::value_text(sc.lo, opts.value_precision) + ' ';
   if (color) {
-    for (std::size_t k = 0; k < 16; ++k) s += ansi("48", h::viridis(static_cast<double>(k) / 15.0)) + "  ";
+    for (std::size_t k = 0; k < 16; ++k) s += h::ansi("48", h::viridis(static_cast<double>(k) / 15.0)) + "  ";
     s += "\x1b[0m";
   } else {
-    for (const std::string_view sh : shades) s += std::string(sh) + std::string(sh);
+    for (const std::string_view sh : h::shades) s += std::string(sh) + std::string(sh);
   }
   s += ' ' + h::value_text(sc.hi, opts.value_precision) + '\n';
   os << s;

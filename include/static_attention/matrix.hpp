@@ -38,7 +38,7 @@ struct matrix {
 
   /// One braced list per row; the number of rows and columns must match the type.
   template <std::size_t... RowLengths>
-  constexpr matrix(const T (&... row_values)[RowLengths]) noexcept {  // NOLINT: implicit on purpose
+  constexpr matrix(const T (&... init_rows)[RowLengths]) noexcept {  // NOLINT: implicit on purpose
     if constexpr (sizeof...(RowLengths) != Rows) {
       static_assert(braced_rows_fit<shape<Rows, Cols>, braced_rows<RowLengths...>>,
                     "matrix<T, Rows, Cols>{...} requires exactly Rows braced rows");
@@ -48,7 +48,7 @@ struct matrix {
     }
     if constexpr (sizeof...(RowLengths) == Rows && ((RowLengths == Cols) && ...)) {
       std::size_t i = 0;
-      (copy_row(i++, row_values), ...);
+      (copy_row(i++, init_rows), ...);
     }
   }
 

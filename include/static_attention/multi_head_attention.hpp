@@ -18,6 +18,55 @@
 
 namespace static_attention {
 
+// Constructor parameters are named init_*: GCC's -Wshadow flags a class template's constructor
+// parameters that share a name with a global of the user's (w_query, say).
+
+namespace detail {
+// The heads of multi-head attention, visited by hana::for_each over their compile-time indices,
+// so each head's columns [h * HeadDim, (h + 1) * HeadDim) have their width in their type.
+// (Function objects rather than lambdas: see elementwise.hpp.)
+template <class T, std::size_t HeadDim, std::size_t N, std::size_t DOut, class Drop>
+struct attend_head {
+  const matrix<T, N, DOut>* queries;
+  const matrix<T, N, DOut>* keys;
+  const matrix<T, N, DOut>* values;
+  matrix<T, N, DOut>* context;
+  const Drop* drop;
+  template <class Head>
+  constexpr void operator()(Head) const noexcept {
+    constexpr std::size_t offset = Head::value * HeadDim;
+    assign_cols<offset>(*context, attend<true>(slice_cols<offset, HeadDim>(*queries), slice_cols<offset, HeadDim>(*keys),
+                                               slice_cols<offset, HeadDim>(*values), *drop));
+  }
+};
+
+template <class T, std::size_t HeadDim, std::size_t N, std::size_t DOut, std::size_t Heads>
+struct head_weights {
+  const matrix<T, N, DOut>* queries;
+  const matrix<T, N, DOut>* keys;
+  tensor<T, Heads, N, N>* weights;
+  template <class Head>
+  constexpr void operator()(Head) const noexcept {
+    constexpr std::size_t offset = Head::value * HeadDim;
+    set_item(*weights, Head::value,
+             attn_weights<true>(slice_cols<offset, HeadDim>(*queries), slice_cols<offset, HeadDim>(*keys)));
+  }
+};
+
+template <std::size_t Heads>
+inline constexpr auto head_indices = boost::hana::make_range(boost::hana::size_c<0>, boost::hana::size_c<Heads>);
+
+// Every head's output for x, concatenated: the wrapper's forward pass.
+template <class X>
+struct concat_head_outputs {
+  const X* x;
+  template <class... Heads>
+  constexpr auto operator()(const Heads&... heads) const noexcept {
+    return concat(heads(*x)...);
+  }
+};
+}  // namespace detail
+
 /// Causal multi-head attention: d_out is split into num_heads heads of head_dim columns.
 /// Each head attends on its own columns of Q, K and V, scaled by 1 / sqrt(head_dim); the
 /// heads' context vectors are concatenated and go through the output projection
@@ -31,6 +80,10 @@ struct multi_head_attention {
 
   /// Columns per head.
   static constexpr std::size_t head_dim = num_heads > 0 ? d_out / num_heads : 0;
+
+  /// Features in and out, for shape folds over a model (model.hpp).
+  static constexpr std::size_t in_features = d_in;
+  static constexpr std::size_t out_features = d_out;
 
   matrix<T, d_in, d_out> W_query;
   matrix<T, d_in, d_out> W_key;
@@ -48,15 +101,15 @@ struct multi_head_attention {
   /// From d_in x d_out projections and a d_out x d_out output weight, all in the x @ W layout.
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3,
             std::size_t R4, std::size_t C4, std::size_t R5, std::size_t C5>
-  constexpr multi_head_attention(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
-                                 const matrix<U, R3, C3>& w_value, const matrix<U, R4, C4>& w_out,
-                                 const matrix<U, R5, C5>& bias_out, T dropout = T{}) noexcept
-      : W_query(detail::xw_weight<T, d_in, d_out>(w_query)),
-        W_key(detail::xw_weight<T, d_in, d_out>(w_key)),
-        W_value(detail::xw_weight<T, d_in, d_out>(w_value)),
-        W_out(detail::xw_weight<T, d_out, d_out>(w_out)),
-        b_out(detail::xw_weight<T, 1, d_out>(bias_out)),
-        dropout_p(detail::checked_dropout_p(dropout)) {
+  constexpr multi_head_attention(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
+                                 const matrix<U, R3, C3>& init_value, const matrix<U, R4, C4>& init_out,
+                                 const matrix<U, R5, C5>& init_bias, T init_dropout = T{}) noexcept
+      : W_query(detail::xw_weight<T, d_in, d_out>(init_query)),
+        W_key(detail::xw_weight<T, d_in, d_out>(init_key)),
+        W_value(detail::xw_weight<T, d_in, d_out>(init_value)),
+        W_out(detail::xw_weight<T, d_out, d_out>(init_out)),
+        b_out(detail::xw_weight<T, 1, d_out>(init_bias)),
+        dropout_p(detail::checked_dropout_p(init_dropout)) {
     detail::check_attention_element<T>();
   }
 
@@ -64,15 +117,15 @@ struct multi_head_attention {
   /// out_proj.weight) and out_proj.bias as 1 x d_out.
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3,
             std::size_t R4, std::size_t C4, std::size_t R5, std::size_t C5>
-  static constexpr multi_head_attention from_linear(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
-                                                    const matrix<U, R3, C3>& w_value, const matrix<U, R4, C4>& w_out,
-                                                    const matrix<U, R5, C5>& bias_out, T dropout = T{}) noexcept {
-    return {detail::linear_weight_as_xw<T, d_in, d_out>(w_query),
-            detail::linear_weight_as_xw<T, d_in, d_out>(w_key),
-            detail::linear_weight_as_xw<T, d_in, d_out>(w_value),
-            detail::linear_weight_as_xw<T, d_out, d_out>(w_out),
-            detail::xw_weight<T, 1, d_out>(bias_out),
-            dropout};
+  static constexpr multi_head_attention from_linear(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
+                                                    const matrix<U, R3, C3>& init_value, const matrix<U, R4, C4>& init_out,
+                                                    const matrix<U, R5, C5>& init_bias, T init_dropout = T{}) noexcept {
+    return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query),
+            detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
+            detail::linear_weight_as_xw<T, d_in, d_out>(init_value),
+            detail::linear_weight_as_xw<T, d_out, d_out>(init_out),
+            detail::xw_weight<T, 1, d_out>(init_bias),
+            init_dropout};
   }
 
   /// Each head's masked attention weights for one sequence: num_heads x N x N.
@@ -83,10 +136,8 @@ struct multi_head_attention {
     if constexpr (D == d_in) {
       const auto queries = matmul(x, W_query);
       const auto keys = matmul(x, W_key);
-      for_each_head([&](auto offset, std::size_t h) {
-        set_item(out, h, detail::attn_weights<true>(slice_cols<offset, head_dim>(queries),
-                                                    slice_cols<offset, head_dim>(keys)));
-      });
+      boost::hana::for_each(detail::head_indices<num_heads>,
+                            detail::head_weights<T, head_dim, N, d_out, num_heads>{&queries, &keys, &out});
     }
     return out;
   }
@@ -106,24 +157,16 @@ struct multi_head_attention {
   /// Evaluation mode for a batch: B x N x d_in -> B x N x d_out.
   template <std::size_t B, std::size_t N, std::size_t D>
   constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
-    return detail::per_item(x, [this](const matrix<T, N, D>& item) { return (*this)(item); });
+    return detail::per_item(x, *this);
   }
 
   /// Training mode for a batch; batch items draw from gen in order.
   template <std::size_t B, std::size_t N, std::size_t D, random_source G>
   constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x, G& gen) const noexcept {
-    return detail::per_item(x, [this, &gen](const matrix<T, N, D>& item) { return (*this)(item, gen); });
+    return detail::per_item(x, detail::with_generator<std::remove_cvref_t<decltype(*this)>, G>{this, &gen});
   }
 
  private:
-  // Calls f(offset, h) for every head h, where offset is head h's first column as a Hana
-  // integral constant, so that each head's slice has its width in its type.
-  template <class F>
-  static constexpr void for_each_head(F&& f) noexcept {
-    boost::hana::for_each(boost::hana::make_range(boost::hana::size_c<0>, boost::hana::size_c<num_heads>),
-                          [&](auto h) { f(boost::hana::size_c<decltype(h)::value * head_dim>, decltype(h)::value); });
-  }
-
   template <std::size_t N, std::size_t D, class Drop>
   constexpr matrix<T, N, d_out> forward(const matrix<T, N, D>& x, const Drop& drop) const noexcept {
     detail::check_input<d_in, context_length, N, D>();
@@ -132,11 +175,8 @@ struct multi_head_attention {
       const auto queries = matmul(x, W_query);
       const auto keys = matmul(x, W_key);
       const auto values = matmul(x, W_value);
-      for_each_head([&](auto offset, std::size_t) {
-        assign_cols<offset>(context, detail::attend<true>(slice_cols<offset, head_dim>(queries),
-                                                          slice_cols<offset, head_dim>(keys),
-                                                          slice_cols<offset, head_dim>(values), drop));
-      });
+      boost::hana::for_each(detail::head_indices<num_heads>, detail::attend_head<T, head_dim, N, d_out, Drop>{
+                                                                  &queries, &keys, &values, &context, &drop});
     }
     matrix<T, N, d_out> out = matmul(context, W_out);
     for (std::size_t i = 0; i < N; ++i)
@@ -150,13 +190,18 @@ struct multi_head_attention {
 template <class... Heads>
 struct multi_head_attention_wrapper {
   static_assert(sizeof...(Heads) > 0, "multi_head_attention_wrapper needs at least one head");
+  static_assert(((Heads::in_features == std::remove_cvref_t<decltype((Heads{}, ...))>::in_features) && ...),
+                "multi_head_attention_wrapper requires heads of one d_in");
+  /// Features in (every head's d_in) and out (the sum of the heads' d_out).
+  static constexpr std::size_t in_features = (Heads::in_features, ...);
+  static constexpr std::size_t out_features = (Heads::out_features + ...);
   /// The heads, in output order.
   boost::hana::tuple<Heads...> heads;
 
   /// Every head's output for x (a sequence or a batch), concatenated: `torch.cat(..., dim=-1)`.
   template <class X>
   constexpr auto operator()(const X& x) const noexcept {
-    return boost::hana::unpack(heads, [&x](const auto&... head) { return concat(head(x)...); });
+    return boost::hana::unpack(heads, detail::concat_head_outputs<X>{&x});
   }
 };
 

@@ -108,23 +108,41 @@ std::string float_text(W v, std::chars_format format, int precision) {
 
 // Which of the indices 0..n-1 of one dimension are shown: all of them, or the first and last
 // `edge` when the tensor is summarised and the dimension is long (torch's get_summarized_data).
+// The k-th shown index is index(k), for k below count().
 struct shown_range {
   std::size_t n, edge;
   bool cut;  // true: print "..." between the two ends
   constexpr shown_range(std::size_t size, bool summarize, std::size_t edgeitems) noexcept
       : n(size), edge(edgeitems), cut(summarize && size > 2 * edgeitems) {}
-  template <class F>
-  constexpr void for_each(F f) const {
-    if (!cut) {
-      for (std::size_t i = 0; i < n; ++i) f(i);
-    } else {
-      for (std::size_t i = 0; i < edge; ++i) f(i);
-      for (std::size_t i = n - edge; i < n; ++i) f(i);
+  constexpr std::size_t count() const noexcept { return cut ? 2 * edge : n; }
+  constexpr std::size_t index(std::size_t k) const noexcept { return cut && k >= edge ? n - 2 * edge + k : k; }
+};
+
+// _vector_str's lines: elements joined by ", ", and a new line, indented, after `per_line` of them.
+struct vector_lines {
+  std::string& s;
+  std::size_t per_line, indent;
+  std::size_t on_line = 0;
+
+  void put(std::string_view text) {
+    if (on_line != 0) {
+      if (on_line == per_line) {
+        s += ",\n";
+        s.append(indent + 1, ' ');
+        on_line = 0;
+      } else {
+        s += ", ";
+      }
     }
+    s += text;
+    ++on_line;
   }
 };
 
 // torch._tensor_str._Formatter: one column width and one notation for every element shown.
+//
+// No lambdas, and factories instead of constructors with parameters, in the templates of this
+// header: GCC's -Wshadow would flag their names against a user's globals of the same names.
 template <class T>
 class element_formatter {
   // Floats are measured and printed as double, as Python sees a float32 element; long double
@@ -132,42 +150,28 @@ class element_formatter {
   using wide = std::conditional_t<(sizeof(T) > sizeof(double)), long double, double>;
 
  public:
-  template <class ForEachShown>
-  element_formatter(ForEachShown for_each_shown, const print_options& opts)
-      : precision_(std::max(opts.precision, 0)) {
+  /// Measures the elements `shown.for_each_shown(pass)` passes to `pass`.
+  template <class Shown>
+  static element_formatter measure(const Shown& shown, const print_options& opts) {
+    element_formatter formatter;
+    formatter.precision_ = std::max(opts.precision, 0);
     if constexpr (std::is_same_v<T, bool> || std::is_integral_v<T>) {
-      for_each_shown([&](T v) { width_ = std::max(width_, format_raw(v).size()); });
+      integer_width_pass width_pass{formatter};
+      shown.for_each_shown(width_pass);
     } else {
-      bool any = false;
-      wide lo = 0, hi = 0;
-      for_each_shown([&](T v) {
-        const wide x = static_cast<wide>(v);
-        if (!std::isfinite(x) || x == 0) return;
-        if (x != std::ceil(x)) int_mode_ = false;
-        const wide a = std::fabs(x);
-        lo = any ? std::min(lo, a) : a;
-        hi = any ? std::max(hi, a) : a;
-        any = true;
-      });
+      float_range_pass range_pass{formatter};
+      shown.for_each_shown(range_pass);
       // No finite non-zero value: torch keeps its defaults and ignores sci_mode ("0.", "nan").
-      if (!any) return;
+      if (!range_pass.any) return formatter;
+      const wide lo = range_pass.lo, hi = range_pass.hi;
       const bool wide_range = hi / lo > wide{1000} || hi > wide{1e8};
-      sci_mode_ = int_mode_ ? wide_range : (wide_range || lo < wide{1e-4});
+      formatter.sci_mode_ = formatter.int_mode_ ? wide_range : (wide_range || lo < wide{1e-4});
       // The width comes from the notation torch chose itself, even when sci_mode overrides it.
-      for_each_shown([&](T v) {
-        const wide x = static_cast<wide>(v);
-        if (!std::isfinite(x) || x == 0) return;
-        std::size_t w = 0;
-        if (sci_mode_)
-          w = float_text(x, std::chars_format::scientific, precision_).size();
-        else if (int_mode_)
-          w = float_text(x, std::chars_format::fixed, 0).size() + 1;  // + "."
-        else
-          w = float_text(x, std::chars_format::fixed, precision_).size();
-        width_ = std::max(width_, w);
-      });
-      if (opts.sci_mode) sci_mode_ = *opts.sci_mode;
+      float_width_pass width_pass{formatter};
+      shown.for_each_shown(width_pass);
+      if (opts.sci_mode) formatter.sci_mode_ = *opts.sci_mode;
     }
+    return formatter;
   }
 
   /// Width of every formatted element (a longer one is not cut, as in torch).
@@ -181,6 +185,42 @@ class element_formatter {
   }
 
  private:
+  // The passes of measure() over the shown elements.
+  struct integer_width_pass {
+    element_formatter& self;
+    void operator()(T v) const { self.width_ = std::max(self.width_, self.format_raw(v).size()); }
+  };
+  // The smallest and largest magnitude of the finite non-zero values; clears int_mode_ at a fraction.
+  struct float_range_pass {
+    element_formatter& self;
+    bool any = false;
+    wide lo = 0, hi = 0;
+    void operator()(T v) {
+      const wide x = static_cast<wide>(v);
+      if (!std::isfinite(x) || x == 0) return;
+      if (x != std::ceil(x)) self.int_mode_ = false;
+      const wide a = std::fabs(x);
+      lo = any ? std::min(lo, a) : a;
+      hi = any ? std::max(hi, a) : a;
+      any = true;
+    }
+  };
+  struct float_width_pass {
+    element_formatter& self;
+    void operator()(T v) const {
+      const wide x = static_cast<wide>(v);
+      if (!std::isfinite(x) || x == 0) return;
+      std::size_t w = 0;
+      if (self.sci_mode_)
+        w = float_text(x, std::chars_format::scientific, self.precision_).size();
+      else if (self.int_mode_)
+        w = float_text(x, std::chars_format::fixed, 0).size() + 1;  // + "."
+      else
+        w = float_text(x, std::chars_format::fixed, self.precision_).size();
+      self.width_ = std::max(self.width_, w);
+    }
+  };
+
   std::string format_raw(T v) const {
     if constexpr (std::is_same_v<T, bool>) {
       return v ? "True" : "False";
@@ -200,7 +240,7 @@ class element_formatter {
     }
   }
 
-  int precision_;
+  int precision_ = 4;
   std::size_t width_ = 1;
   bool int_mode_ = true;
   bool sci_mode_ = false;
@@ -210,14 +250,24 @@ class element_formatter {
 template <class T, std::size_t Rank>
 class torch_printer {
  public:
-  torch_printer(const T* data, std::array<std::size_t, Rank> dims, const print_options& opts)
-      : data_(data),
-        dims_(dims),
-        opts_(opts),
-        summarize_(element_count(dims) > opts.threshold),
-        fmt_([printer = this](auto f) { printer->for_each_shown(0, 0, f); }, opts) {}
+  static std::string str(const T* data, std::array<std::size_t, Rank> dims, const print_options& opts) {
+    torch_printer printer;
+    printer.data_ = data;
+    printer.dims_ = dims;
+    printer.opts_ = opts;
+    printer.summarize_ = element_count(dims) > opts.threshold;
+    printer.fmt_ = element_formatter<T>::measure(printer, opts);
+    return printer.text();
+  }
 
-  std::string str() const {
+  // Calls pass(value) for every element the printout shows: the formatter measures only those.
+  template <class Pass>
+  void for_each_shown(Pass& pass) const {
+    for_each_shown(0, 0, pass);
+  }
+
+ private:
+  std::string text() const {
     constexpr std::string_view prefix = "tensor(";
     std::string s(prefix);
     append_slice(s, 0, 0, prefix.size());
@@ -225,7 +275,6 @@ class torch_printer {
     return s;
   }
 
- private:
   static constexpr std::size_t element_count(const std::array<std::size_t, Rank>& dims) noexcept {
     std::size_t n = 1;
     for (const std::size_t d : dims) n *= d;
@@ -238,15 +287,16 @@ class torch_printer {
   }
   shown_range shown(std::size_t dim) const noexcept { return {dims_[dim], summarize_, opts_.edgeitems}; }
 
-  // Calls f(value) for every element the printout shows: the formatter measures only those.
-  template <class F>
-  void for_each_shown(std::size_t dim, std::size_t offset, F& f) const {
-    shown(dim).for_each([&](std::size_t i) {
+  template <class Pass>
+  void for_each_shown(std::size_t dim, std::size_t offset, Pass& pass) const {
+    const shown_range range = shown(dim);
+    for (std::size_t k = 0; k < range.count(); ++k) {
+      const std::size_t i = range.index(k);
       if (dim + 1 == Rank)
-        f(data_[offset + i]);
+        pass(data_[offset + i]);
       else
-        for_each_shown(dim + 1, offset + i * stride(dim), f);
-    });
+        for_each_shown(dim + 1, offset + i * stride(dim), pass);
+    }
   }
 
   // torch's _tensor_str_with_formatter for the sub-array of dimension `dim` at `offset`.
@@ -257,41 +307,22 @@ class torch_printer {
       // _vector_str: as many elements per line as fit after the indentation, at least one.
       const auto element_length = static_cast<long long>(fmt_.width() + 2);
       const long long room = static_cast<long long>(opts_.linewidth) - static_cast<long long>(indent);
-      const std::size_t per_line = static_cast<std::size_t>(std::max(1LL, room / element_length));
-      std::size_t on_line = 0;
-      bool first = true;
-      const auto put = [&](const std::string& text) {
-        if (!first) {
-          if (on_line == per_line) {
-            s += ",\n";
-            s.append(indent + 1, ' ');
-            on_line = 0;
-          } else {
-            s += ", ";
-          }
-        }
-        s += text;
-        ++on_line;
-        first = false;
-      };
-      std::size_t count = 0;
-      range.for_each([&](std::size_t i) {
-        if (range.cut && count++ == range.edge) put(" ...");
-        put(fmt_.format(data_[offset + i]));
-      });
+      vector_lines lines{s, static_cast<std::size_t>(std::max(1LL, room / element_length)), indent};
+      for (std::size_t k = 0; k < range.count(); ++k) {
+        if (range.cut && k == range.edge) lines.put(" ...");
+        lines.put(fmt_.format(data_[offset + range.index(k)]));
+      }
     } else {
       // Slices of a d-dimensional array are separated by d - 1 newlines: rows by one, the
       // matrices of a batch by two.
       std::string separator(",");
       separator.append(Rank - dim - 1, '\n');
       separator.append(indent + 1, ' ');
-      std::size_t count = 0;
-      range.for_each([&](std::size_t i) {
-        if (count != 0) s += separator;
-        if (range.cut && count == range.edge) s += "..." + separator;
-        ++count;
-        append_slice(s, dim + 1, offset + i * stride(dim), indent + 1);
-      });
+      for (std::size_t k = 0; k < range.count(); ++k) {
+        if (k != 0) s += separator;
+        if (range.cut && k == range.edge) s += "..." + separator;
+        append_slice(s, dim + 1, offset + range.index(k) * stride(dim), indent + 1);
+      }
     }
     s += ']';
   }
@@ -313,20 +344,20 @@ class torch_printer {
     s += ')';
   }
 
-  const T* data_;
-  std::array<std::size_t, Rank> dims_;
-  print_options opts_;
-  bool summarize_;
-  element_formatter<T> fmt_;
+  const T* data_ = nullptr;
+  std::array<std::size_t, Rank> dims_{};
+  print_options opts_{};
+  bool summarize_ = false;
+  element_formatter<T> fmt_{};
 };
 
 template <class T, std::size_t R, std::size_t C>
 std::string torch_string(const matrix<T, R, C>& m, const print_options& opts) {
-  return torch_printer<T, 2>(m.data(), {R, C}, opts).str();
+  return torch_printer<T, 2>::str(m.data(), {R, C}, opts);
 }
 template <class T, std::size_t B, std::size_t N, std::size_t D>
 std::string torch_string(const tensor<T, B, N, D>& t, const print_options& opts) {
-  return torch_printer<T, 3>(t.data(), {B, N, D}, opts).str();
+  return torch_printer<T, 3>::str(t.data(), {B, N, D}, opts);
 }
 
 }  // namespace detail

@@ -10,6 +10,9 @@
 
 namespace static_attention {
 
+// Constructor parameters are named init_*: GCC's -Wshadow flags a class template's constructor
+// parameters that share a name with a global of the user's (w_query, say).
+
 /// Self-attention: Q = x W_query, K = x W_key, V = x W_value, then
 /// context = softmax(Q K^T / sqrt(d_out)) V, for N tokens of d_in features -> N x d_out.
 ///
@@ -17,6 +20,10 @@ namespace static_attention {
 /// from_linear takes nn.Linear's d_out x d_in weights, as SelfAttention_v2's.
 template <class T, std::size_t d_in, std::size_t d_out>
 struct self_attention {
+  /// Features in and out, for shape folds over a model (model.hpp).
+  static constexpr std::size_t in_features = d_in;
+  static constexpr std::size_t out_features = d_out;
+
   matrix<T, d_in, d_out> W_query;
   matrix<T, d_in, d_out> W_key;
   matrix<T, d_in, d_out> W_value;
@@ -26,20 +33,20 @@ struct self_attention {
 
   /// From d_in x d_out weights (x @ W).
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
-  constexpr self_attention(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
-                           const matrix<U, R3, C3>& w_value) noexcept
-      : W_query(detail::xw_weight<T, d_in, d_out>(w_query)),
-        W_key(detail::xw_weight<T, d_in, d_out>(w_key)),
-        W_value(detail::xw_weight<T, d_in, d_out>(w_value)) {
+  constexpr self_attention(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
+                           const matrix<U, R3, C3>& init_value) noexcept
+      : W_query(detail::xw_weight<T, d_in, d_out>(init_query)),
+        W_key(detail::xw_weight<T, d_in, d_out>(init_key)),
+        W_value(detail::xw_weight<T, d_in, d_out>(init_value)) {
     detail::check_attention_element<T>();
   }
 
   /// From nn.Linear weights, d_out x d_in (x @ W.T), in query, key, value order.
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
-  static constexpr self_attention from_linear(const matrix<U, R1, C1>& w_query, const matrix<U, R2, C2>& w_key,
-                                              const matrix<U, R3, C3>& w_value) noexcept {
-    return {detail::linear_weight_as_xw<T, d_in, d_out>(w_query), detail::linear_weight_as_xw<T, d_in, d_out>(w_key),
-            detail::linear_weight_as_xw<T, d_in, d_out>(w_value)};
+  static constexpr self_attention from_linear(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
+                                              const matrix<U, R3, C3>& init_value) noexcept {
+    return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query), detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
+            detail::linear_weight_as_xw<T, d_in, d_out>(init_value)};
   }
 
   /// Attention weights softmax(Q K^T / sqrt(d_out)) for one sequence: N x N.
@@ -62,7 +69,7 @@ struct self_attention {
   /// Context vectors for a batch: B x N x d_in -> B x N x d_out.
   template <std::size_t B, std::size_t N, std::size_t D>
   constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
-    return detail::per_item(x, [this](const matrix<T, N, D>& item) { return (*this)(item); });
+    return detail::per_item(x, *this);
   }
 };
 

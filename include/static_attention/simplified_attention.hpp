@@ -28,10 +28,19 @@ constexpr matrix<T, N, D> context_vectors(const matrix<T, N, D>& x) noexcept {
   return matmul(attention_weights(x), x);
 }
 
+namespace detail {
+struct context_vectors_fn {
+  template <class M>
+  constexpr auto operator()(const M& item) const noexcept {
+    return context_vectors(item);
+  }
+};
+}  // namespace detail
+
 /// context_vectors for every batch item.
 template <class T, std::size_t B, std::size_t N, std::size_t D>
 constexpr tensor<T, B, N, D> context_vectors(const tensor<T, B, N, D>& x) noexcept {
-  return detail::per_item(x, [](const matrix<T, N, D>& item) { return context_vectors(item); });
+  return detail::per_item(x, detail::context_vectors_fn{});
 }
 
 /// The per-token route for token i: z_i = sum_j alpha_ij x_j, where alpha_i = softmax of the

@@ -21,6 +21,10 @@ constexpr void check_softmax_element() noexcept {
 
 // Stable softmax of `rows` contiguous rows of `cols` values. Rows are written only from their
 // own inputs, so in and out may be the same storage.
+//
+// At run time the loops have no early exits and exp goes through the array overload, so all
+// of them vectorise; exp's array overload gives the scalar one's bits, so the two worlds
+// still agree.
 template <class T>
 constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t cols) noexcept {
   constexpr T inf = std::numeric_limits<T>::infinity();
@@ -29,9 +33,16 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
     T* y = out + i * cols;
     T row_max = -inf;
     bool has_nan = false;
-    for (std::size_t j = 0; j < cols; ++j) {
-      has_nan = has_nan || x[j] != x[j];
-      if (x[j] > row_max) row_max = x[j];
+    if (std::is_constant_evaluated()) {
+      for (std::size_t j = 0; j < cols; ++j) {
+        has_nan = has_nan || x[j] != x[j];
+        if (x[j] > row_max) row_max = x[j];
+      }
+    } else {
+      for (std::size_t j = 0; j < cols; ++j) {
+        has_nan |= x[j] != x[j];
+        row_max = x[j] > row_max ? x[j] : row_max;
+      }
     }
     // +inf or NaN in a row makes PyTorch's row NaN; say so without computing inf - inf, which
     // the constant evaluator rejects.
@@ -45,10 +56,16 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
       continue;
     }
     T total{};
-    for (std::size_t j = 0; j < cols; ++j) {
-      const T e = static_attention::exp(x[j] - row_max);  // exp(-inf) is exactly 0
-      y[j] = e;
-      total += e;
+    if (std::is_constant_evaluated()) {
+      for (std::size_t j = 0; j < cols; ++j) {
+        const T e = static_attention::exp(x[j] - row_max);  // exp(-inf) is exactly 0
+        y[j] = e;
+        total += e;
+      }
+    } else {
+      for (std::size_t j = 0; j < cols; ++j) y[j] = x[j] - row_max;
+      static_attention::exp(std::span<const T>{y, cols}, std::span<T>{y, cols});
+      for (std::size_t j = 0; j < cols; ++j) total += y[j];
     }
     for (std::size_t j = 0; j < cols; ++j) y[j] /= total;  // total >= 1: the max contributes 1
   }

@@ -39,12 +39,12 @@ struct tensor {
 
   /// One braced N x D block per batch item: `tensor<int, 2, 1, 2> t{{{1, 2}}, {{3, 4}}};`
   template <std::size_t... ItemRows>
-  constexpr tensor(const T (&... items)[ItemRows][D]) noexcept {  // NOLINT: implicit on purpose
+  constexpr tensor(const T (&... init_items)[ItemRows][D]) noexcept {  // NOLINT: implicit on purpose
     static_assert(braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>,
                   "tensor<T, B, N, D>{...} requires exactly B braced items of N rows of D values");
     if constexpr (sizeof...(ItemRows) == B && ((ItemRows == N) && ...)) {
       std::size_t b = 0;
-      (copy_item(b++, items), ...);
+      (copy_item(b++, init_items), ...);
     }
   }
 
@@ -122,30 +122,61 @@ constexpr tensor<T, B, N, D> ones() noexcept {
 }
 
 namespace detail {
+// Per-item operations as function objects (no lambdas in header templates: see elementwise.hpp).
+struct transpose_fn {
+  template <class M>
+  constexpr auto operator()(const M& item) const noexcept {
+    return transpose(item);
+  }
+};
+struct sum_fn {
+  template <class M>
+  constexpr auto operator()(const M& item) const noexcept {
+    return sum(item);
+  }
+};
+struct max_fn {
+  template <class M>
+  constexpr auto operator()(const M& item) const noexcept {
+    return max(item);
+  }
+};
+
 // Applies f to each batch item and stacks the results.
 template <class T, std::size_t B, std::size_t N, std::size_t D, class F>
-constexpr auto per_item(const tensor<T, B, N, D>& t, F f) noexcept {
+constexpr auto per_item(const tensor<T, B, N, D>& t, const F& f) noexcept {
   using item_result = decltype(f(t[0]));
   tensor<typename item_result::value_type, B, item_result::rows(), item_result::cols()> out;
   for (std::size_t b = 0; b < B; ++b) set_item(out, b, f(t[b]));
   return out;
 }
+
+// A module and a generator, called as module(item, generator): training mode per batch item.
+template <class Module, class G>
+struct with_generator {
+  const Module* module;
+  G* gen;
+  template <class M>
+  constexpr auto operator()(const M& item) const noexcept {
+    return (*module)(item, *gen);
+  }
+};
 }  // namespace detail
 
 /// Transposes the last two dimensions: (B x N x D) -> (B x D x N), as `t.transpose(1, 2)`.
 template <class T, std::size_t B, std::size_t N, std::size_t D>
 constexpr tensor<T, B, D, N> transpose(const tensor<T, B, N, D>& t) noexcept {
-  return detail::per_item(t, [](const matrix<T, N, D>& item) { return transpose(item); });
+  return detail::per_item(t, detail::transpose_fn{});
 }
 /// Sum over the last dimension, keeping it: (B x N x D) -> (B x N x 1).
 template <class T, std::size_t B, std::size_t N, std::size_t D>
 constexpr tensor<T, B, N, 1> sum(const tensor<T, B, N, D>& t) noexcept {
-  return detail::per_item(t, [](const matrix<T, N, D>& item) { return sum(item); });
+  return detail::per_item(t, detail::sum_fn{});
 }
 /// Maximum over the last dimension, keeping it: (B x N x D) -> (B x N x 1).
 template <class T, std::size_t B, std::size_t N, std::size_t D>
 constexpr tensor<T, B, N, 1> max(const tensor<T, B, N, D>& t) noexcept {
-  return detail::per_item(t, [](const matrix<T, N, D>& item) { return max(item); });
+  return detail::per_item(t, detail::max_fn{});
 }
 
 }  // namespace static_attention

@@ -37,11 +37,31 @@ constexpr T sqrt_dk() noexcept {
 }
 
 /// softmax(q k^T / sqrt(d_k)), with the future masked when Causal.
+///
+/// One buffer, no temporaries: q k^T straight from the rows of q and k (no transpose), then
+/// each row scaled, masked and softmaxed in place. Same values, in both worlds, as
+/// softmax(mask_future(matmul(q, transpose(k)) / sqrt_dk)): a masked score is -inf, whose
+/// weight is exactly 0, so a causal row i is the softmax of its first i + 1 scores followed by
+/// zeros (or NaN throughout when those scores hold NaN or +inf, as PyTorch gives).
 template <bool Causal, class T, std::size_t N, std::size_t Dk>
 constexpr matrix<T, N, N> attn_weights(const matrix<T, N, Dk>& queries, const matrix<T, N, Dk>& keys) noexcept {
-  auto scores = matmul(queries, transpose(keys)) / sqrt_dk<T, Dk>();
-  if constexpr (Causal) scores = mask_future(scores);
-  return softmax(scores);
+  constexpr T scale = sqrt_dk<T, Dk>();
+  matrix<T, N, N> w;
+  T* s = w.elems;
+  matmul_abt_kernel<T, N, Dk, N>(queries.elems, keys.elems, s);
+  if constexpr (Causal) {
+    for (std::size_t i = 0; i < N; ++i) {
+      T* row = s + i * N;
+      for (std::size_t j = 0; j <= i; ++j) row[j] /= scale;
+      softmax_rows(row, row, 1, i + 1);
+      const T rest = row[0] != row[0] ? row[0] : T{0};
+      for (std::size_t j = i + 1; j < N; ++j) row[j] = rest;
+    }
+  } else {
+    for (std::size_t k = 0; k < N * N; ++k) s[k] /= scale;
+    softmax_rows(s, s, N, N);
+  }
+  return w;
 }
 
 /// dropout(attn_weights) . values.

@@ -1,0 +1,2 @@
+// Include-cost baseline: a translation unit that includes only <array>.
+#include <array>

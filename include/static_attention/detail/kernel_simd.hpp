@@ -1,0 +1,142 @@
+// Run-time kernels for fixed shapes: a register-blocked matrix product on GCC/Clang vector
+// extensions. Never used in constant evaluation (see matmul_kernel.hpp); no heap.
+//
+// Every output element is still the sum of its K products taken in order k = 0, 1, ..., K-1
+// (the blocking is over rows and columns, never over k), so results differ from the constant
+// evaluator's only where the compiler contracts a*b+c into an FMA.
+#pragma once
+
+#include <cstddef>
+
+namespace static_attention::detail::simd {
+
+// Bytes in the widest vector register the target was compiled for; 0 for plain loops. The
+// width follows the compiler's target macros, so a vector never crosses a function boundary
+// wider than the ABI allows (no -Wpsabi), and a build without -march gets SSE2 / NEON.
+#if defined(__GNUC__) && defined(__AVX512F__)
+inline constexpr std::size_t native_bytes = 64;
+inline constexpr std::size_t vector_registers = 32;
+#elif defined(__GNUC__) && defined(__AVX__)
+inline constexpr std::size_t native_bytes = 32;
+inline constexpr std::size_t vector_registers = 16;
+#elif defined(__GNUC__) && (defined(__SSE2__) || defined(__ARM_NEON) || defined(__aarch64__))
+inline constexpr std::size_t native_bytes = 16;
+inline constexpr std::size_t vector_registers = 16;
+#else
+inline constexpr std::size_t native_bytes = 0;
+inline constexpr std::size_t vector_registers = 0;
+#endif
+
+/// Lanes of T in the native vector (0: no vectors).
+template <class T>
+inline constexpr std::size_t native_lanes = native_bytes / sizeof(T);
+
+/// Lanes of T in the narrowest vector worth using (16 bytes).
+template <class T>
+inline constexpr std::size_t min_lanes = 16 / sizeof(T);
+
+#if defined(__GNUC__)
+template <class T, std::size_t W>
+struct vec_of {
+  typedef T type __attribute__((vector_size(W * sizeof(T))));
+};
+/// W lanes of T in one register.
+template <class T, std::size_t W>
+using vec = typename vec_of<T, W>::type;
+
+// out[MR x NV*W] = a[MR x K] . b[K x NV*W], with row strides LDA, LDB, LDC. The MR x NV
+// accumulators stay in registers; per k, NV loads of b and MR broadcasts of a feed MR*NV
+// independent multiply-adds.
+template <class T, std::size_t W, std::size_t MR, std::size_t NV, std::size_t K, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC>
+[[gnu::always_inline]] inline void block(const T* a, const T* b, T* out) noexcept {
+  using V = vec<T, W>;
+  V acc[MR][NV] = {};
+  for (std::size_t k = 0; k < K; ++k) {
+    V bv[NV];
+    for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(&bv[v], b + k * LDB + v * W, sizeof(V));
+    for (std::size_t r = 0; r < MR; ++r) {
+      const V av = V{} + a[r * LDA + k];
+      for (std::size_t v = 0; v < NV; ++v) acc[r][v] += av * bv[v];
+    }
+  }
+  for (std::size_t r = 0; r < MR; ++r)
+    for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(out + r * LDC + v * W, &acc[r][v], sizeof(V));
+}
+
+// Rows [0, R) of the column panel [J, J + NV*W): blocks of MR rows, then the remaining rows.
+template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC>
+[[gnu::always_inline]] inline void panel(const T* a, const T* b, T* out) noexcept {
+  // Accumulators MR*NV, plus NV values of b and one of a, within the register file.
+  constexpr std::size_t fit = (vector_registers - NV - 2) / NV;
+  constexpr std::size_t mr_max = fit < 1 ? 1 : (fit > 8 ? 8 : fit);
+  constexpr std::size_t MR = R < mr_max ? R : mr_max;
+  constexpr std::size_t full = R / MR * MR;
+  for (std::size_t i = 0; i < full; i += MR) block<T, W, MR, NV, K, LDA, LDB, LDC>(a + i * LDA, b, out + i * LDC);
+  if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC>(a + full * LDA, b, out + full * LDC);
+}
+
+// Columns [J, C) of out with vectors of W lanes: panels of up to max_nv vectors, then the
+// remaining whole vectors, then narrower vectors, then a plain loop for the last columns.
+template <class T, std::size_t W, std::size_t J, std::size_t R, std::size_t K, std::size_t C, std::size_t LDB>
+inline void columns(const T* a, const T* b, T* out) noexcept {
+  if constexpr (J < C) {
+    constexpr std::size_t left = C - J;
+    if constexpr (W >= min_lanes<T> && left >= W) {
+      constexpr std::size_t max_nv = vector_registers >= 32 ? 4 : 2;
+      constexpr std::size_t nv = left / W < max_nv ? left / W : max_nv;
+      constexpr std::size_t step = nv * W;
+      constexpr std::size_t panels = left / step;
+      for (std::size_t p = 0; p < panels; ++p)
+        panel<T, W, nv, R, K, K, LDB, C>(a, b + J + p * step, out + J + p * step);
+      columns<T, W, J + panels * step, R, K, C, LDB>(a, b, out);
+    } else if constexpr (W > min_lanes<T>) {
+      columns<T, W / 2, J, R, K, C, LDB>(a, b, out);
+    } else {
+      // Fewer columns than the narrowest vector: i-k-j loops the compiler unrolls.
+      for (std::size_t i = 0; i < R; ++i) {
+        T acc[left] = {};
+        for (std::size_t k = 0; k < K; ++k) {
+          const T aik = a[i * K + k];
+          for (std::size_t j = 0; j < left; ++j) acc[j] += aik * b[k * LDB + J + j];
+        }
+        for (std::size_t j = 0; j < left; ++j) out[i * C + J + j] = acc[j];
+      }
+    }
+  }
+}
+#endif
+
+/// out (R x C) = a (R x K) . b (K x C), all row-major; b's rows are LDB apart. No overlap.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDB = C>
+inline void matmul(const T* a, const T* b, T* out) noexcept {
+#if defined(__GNUC__)
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes<T> > 0) {
+    columns<T, native_lanes<T>, 0, R, K, C, LDB>(a, b, out);
+    return;
+  }
+#endif
+  // Portable fallback: i-k-j order, the innermost loop along contiguous rows of b and out.
+  for (std::size_t i = 0; i < R; ++i) {
+    T* o = out + i * C;
+    for (std::size_t j = 0; j < C; ++j) o[j] = T{};
+    for (std::size_t k = 0; k < K; ++k) {
+      const T aik = a[i * K + k];
+      const T* bk = b + k * LDB;
+      for (std::size_t j = 0; j < C; ++j) o[j] += aik * bk[j];
+    }
+  }
+}
+
+/// out (R x C) = a (R x K) . b^T, b being C x K row-major. b is transposed once into a
+/// K x C buffer on the stack (K*C elements, O(1/R) of the product's work), then multiplied.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
+  alignas(64) T bt[K * C];
+  for (std::size_t j = 0; j < C; ++j)
+    for (std::size_t k = 0; k < K; ++k) bt[k * C + j] = b[j * K + k];
+  matmul<T, R, K, C>(a, bt, out);
+}
+
+}  // namespace static_attention::detail::simd

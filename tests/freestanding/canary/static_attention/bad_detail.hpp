@@ -1,0 +1,3 @@
+// Canary for the freestanding check: included by bad.hpp.
+#pragma once
+#include <map>

@@ -1,0 +1,4 @@
+// Canary for the freestanding check: allowed standard headers only.
+#pragma once
+#include <array>
+#include <cstddef>

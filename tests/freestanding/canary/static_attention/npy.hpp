@@ -1,0 +1,3 @@
+// Canary for the freestanding check: exempt by the explicit list.
+#pragma once
+#include <vector>

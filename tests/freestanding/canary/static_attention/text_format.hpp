@@ -1,0 +1,3 @@
+// Canary for the freestanding check: a formatting header is exempt by its name.
+#pragma once
+#include <string>
