@@ -22,4 +22,8 @@ install(FILES
   "${PROJECT_BINARY_DIR}/static_attention-config.cmake"
   "${PROJECT_BINARY_DIR}/static_attention-config-version.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/StaticAttentionHelpers.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/StaticAttentionEmbed.cmake"
   DESTINATION "${_sa_cmake_dir}")
+# The weights generator is built from source by static_attention_embed_weights in the consumer.
+install(FILES "${PROJECT_SOURCE_DIR}/tools/embed_weights.cpp"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/static_attention/tools")

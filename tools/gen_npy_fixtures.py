@@ -8,6 +8,8 @@ Regenerate with: /usr/bin/python3 tools/gen_npy_fixtures.py
 """
 import io
 import pathlib
+import struct
+import zlib
 import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -43,6 +45,26 @@ def header(path, namespace, lines):
     text += lines
     text.append(f"}}  // namespace {namespace}\n")
     path.write_text("".join(text))
+
+
+def zip64_npz(path, name, array):
+    """An archive whose central record keeps sizes and offset in a ZIP64 extra field (0xffffffff in
+    the record), as zipfile writes only past 4 GiB: the reader's ZIP64 path on a small file."""
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, array)
+    data = buf.getvalue()
+    crc = zlib.crc32(data)
+    fname = name.encode()
+    local_extra = struct.pack("<HHQQ", 1, 16, len(data), len(data))
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0, 0, 0, 0x21, crc, 0xFFFFFFFF, 0xFFFFFFFF,
+                        len(fname), len(local_extra)) + fname + local_extra
+    central_extra = struct.pack("<HHQQQ", 1, 24, len(data), len(data), 0)
+    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45, 45, 0, 0, 0, 0x21, crc, 0xFFFFFFFF,
+                          0xFFFFFFFF, len(fname), len(central_extra), 0, 0, 0, 0o600 << 16,
+                          0xFFFFFFFF) + fname + central_extra
+    cd_offset = len(local) + len(data)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(central), cd_offset, 0)
+    path.write_bytes(local + data + central + end)
 
 
 def npy_fixtures(rng):
@@ -81,6 +103,9 @@ def npy_fixtures(rng):
     npz_f8 = rng.uniform(-1, 1, (3, 2))
     np.savez(NPY_DIR / "weights.npz", W_query=npz_query, W_key=npz_key, bias=npz_bias, W_f8=npz_f8)
     np.savez_compressed(NPY_DIR / "compressed.npz", W_query=npz_query)
+    zip64_npz(NPY_DIR / "zip64_central.npz", "W_query.npy", npz_query)
+    # The hand-made archive must be one numpy itself reads back.
+    assert np.array_equal(np.load(NPY_DIR / "zip64_central.npz")["W_query"], npz_query)
 
     out += [bits("v1_f4_3x2", f4_3x2), bits("v1_f8_2x3", f8_2x3), bits("v2_f4_2x4", v2_f4_2x4),
             bits("v3_f8_3x3", v3_f8_3x3), bits("bias_f4_6", bias_f4_6),

@@ -46,9 +46,11 @@ struct matrix {
       static_assert(braced_rows_fit<shape<Rows, Cols>, braced_rows<RowLengths...>>,
                     "matrix<T, Rows, Cols>{...} requires exactly Cols values in every row");
     }
-    if constexpr (sizeof...(RowLengths) == Rows && ((RowLengths == Cols) && ...)) {
-      std::size_t i = 0;
-      (copy_row(i++, init_rows), ...);
+    if constexpr (braced_rows_fit<shape<Rows, Cols>, braced_rows<RowLengths...>>) {
+      // An array of the rows, not a fold expression: Clang limits folds to 256 operands.
+      const T* const rows_given[] = {init_rows...};
+      for (std::size_t i = 0; i < Rows; ++i)
+        for (std::size_t j = 0; j < Cols; ++j) elems[i * Cols + j] = rows_given[i][j];
     }
   }
 
@@ -75,10 +77,6 @@ struct matrix {
   /// Element-wise equality.
   friend constexpr bool operator==(const matrix&, const matrix&) = default;
 
- private:
-  constexpr void copy_row(std::size_t i, const T (&values)[Cols]) noexcept {
-    for (std::size_t j = 0; j < Cols; ++j) elems[i * Cols + j] = values[j];
-  }
 };
 
 /// `matrix m{{1.0, 2.0}, {3.0, 4.0}}` deduces `matrix<double, 2, 2>`.

@@ -32,9 +32,18 @@ struct braced_rows {};
 /// `braced_rows_fit<shape<2, 3>, braced_rows<3, 2>>` is false (the second row is short).
 template <class Shape, class Rows>
 inline constexpr bool braced_rows_fit = false;
+namespace detail {
+// A loop, not a fold expression: Clang limits a fold's nesting to 256 operands.
+template <std::size_t C, std::size_t... Lengths>
+constexpr bool all_rows_have(const std::size_t (&lengths)[sizeof...(Lengths)]) noexcept {
+  for (std::size_t length : lengths)
+    if (length != C) return false;
+  return true;
+}
+}  // namespace detail
 template <std::size_t R, std::size_t C, std::size_t... Lengths>
 inline constexpr bool braced_rows_fit<shape<R, C>, braced_rows<Lengths...>> =
-    sizeof...(Lengths) == R && ((Lengths == C) && ...);
+    sizeof...(Lengths) == R && detail::all_rows_have<C, Lengths...>({Lengths...});
 
 /// Element-wise operands have equal shapes.
 template <class A, class B>

@@ -20,54 +20,102 @@ constexpr void check_softmax_element() noexcept {
 }
 
 // Stable softmax of `rows` contiguous rows of `cols` values. Rows are written only from their
-// own inputs, so in and out may be the same storage.
+// own inputs, so in and out may be the same storage. With Causal, row i is the softmax of its
+// first i + 1 values and the rest count as masked (-inf): they become 0 (NaN in a NaN row).
 //
-// At run time the loops have no early exits and exp goes through the array overload, so all
-// of them vectorise; exp's array overload gives the scalar one's bits, so the two worlds
-// still agree.
-template <class T>
+// Constant evaluation runs plain loops. At run time every loop vectorises and exp is called
+// once, on all rows, through the vectorised array overload, which gives the scalar exp's bits:
+// so both worlds compute x - max, exp, a sum in order and a division, with the same bits. For
+// that one call the rows' unmasked values are first packed to the front of out (row i at
+// i (i + 1) / 2 when Causal; in place otherwise) and moved back afterwards, last row first; a
+// packed row never overtakes the unread part of its source, so no scratch buffer is needed.
+template <class T, bool Causal = false>
 constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t cols) noexcept {
   constexpr T inf = std::numeric_limits<T>::infinity();
-  for (std::size_t i = 0; i < rows; ++i) {
-    const T* x = in + i * cols;
-    T* y = out + i * cols;
-    T row_max = -inf;
-    bool has_nan = false;
-    if (std::is_constant_evaluated()) {
-      for (std::size_t j = 0; j < cols; ++j) {
+  constexpr T nan = std::numeric_limits<T>::quiet_NaN();
+  if (std::is_constant_evaluated()) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
+      const T* x = in + i * cols;
+      T* y = out + i * cols;
+      T row_max = -inf;
+      bool has_nan = false;
+      for (std::size_t j = 0; j < len; ++j) {
         has_nan = has_nan || x[j] != x[j];
         if (x[j] > row_max) row_max = x[j];
       }
-    } else {
-      for (std::size_t j = 0; j < cols; ++j) {
-        has_nan |= x[j] != x[j];
-        row_max = x[j] > row_max ? x[j] : row_max;
+      // +inf or NaN in a row makes PyTorch's row NaN; say so without computing inf - inf,
+      // which the constant evaluator rejects.
+      if (has_nan || row_max == inf) {
+        for (std::size_t j = 0; j < cols; ++j) y[j] = nan;
+        continue;
       }
-    }
-    // +inf or NaN in a row makes PyTorch's row NaN; say so without computing inf - inf, which
-    // the constant evaluator rejects.
-    if (has_nan || row_max == inf) {
-      for (std::size_t j = 0; j < cols; ++j) y[j] = std::numeric_limits<T>::quiet_NaN();
-      continue;
-    }
-    // A fully masked row attends to nothing: zeros, where PyTorch would give NaN.
-    if (row_max == -inf) {
-      for (std::size_t j = 0; j < cols; ++j) y[j] = T{0};
-      continue;
-    }
-    T total{};
-    if (std::is_constant_evaluated()) {
-      for (std::size_t j = 0; j < cols; ++j) {
+      // A fully masked row attends to nothing: zeros, where PyTorch would give NaN.
+      if (row_max == -inf) {
+        for (std::size_t j = 0; j < cols; ++j) y[j] = T{0};
+        continue;
+      }
+      T total{};
+      for (std::size_t j = 0; j < len; ++j) {
         const T e = static_attention::exp(x[j] - row_max);  // exp(-inf) is exactly 0
         y[j] = e;
         total += e;
       }
-    } else {
-      for (std::size_t j = 0; j < cols; ++j) y[j] = x[j] - row_max;
-      static_attention::exp(std::span<const T>{y, cols}, std::span<T>{y, cols});
-      for (std::size_t j = 0; j < cols; ++j) total += y[j];
+      for (std::size_t j = 0; j < len; ++j) y[j] /= total;  // total >= 1: the max contributes 1
+      for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
     }
-    for (std::size_t j = 0; j < cols; ++j) y[j] /= total;  // total >= 1: the max contributes 1
+    return;
+  }
+  if (in != out)
+    for (std::size_t k = 0; k < rows * cols; ++k) out[k] = in[k];
+  std::size_t packed = 0;
+  for (std::size_t i = 0; i < rows; ++i) {
+    const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
+    const T* x = out + i * cols;
+    T* p = out + packed;  // p <= x: p[j] is written after x[j] is read
+    T row_max = -inf;
+    bool has_nan = false;
+    for (std::size_t j = 0; j < len; ++j) {
+      has_nan |= x[j] != x[j];
+      row_max = x[j] > row_max ? x[j] : row_max;
+    }
+    if (has_nan || row_max == inf) {
+      for (std::size_t j = 0; j < len; ++j) p[j] = nan;  // exp(NaN) = NaN: a NaN total marks the row
+    } else if (row_max == -inf) {
+      for (std::size_t j = 0; j < len; ++j) p[j] = -inf;  // exp(-inf) = 0: a zero total marks the row
+    } else {
+      for (std::size_t j = 0; j < len; ++j) p[j] = x[j] - row_max;
+    }
+    packed += len;
+  }
+  // The array exp runs whole 64-byte vectors, then a slow scalar tail: the last partial vector
+  // goes through a zero-padded copy instead, so no element takes the scalar path.
+  constexpr std::size_t lanes = 64 / sizeof(T);
+  const std::size_t whole = packed / lanes * lanes;
+  if (whole > 0) static_attention::exp(std::span<const T>{out, whole}, std::span<T>{out, whole});
+  if (whole < packed) {
+    T tail[lanes] = {};
+    for (std::size_t k = whole; k < packed; ++k) tail[k - whole] = out[k];
+    static_attention::exp(std::span<const T>{tail, lanes}, std::span<T>{tail, lanes});
+    for (std::size_t k = whole; k < packed; ++k) out[k] = tail[k - whole];
+  }
+  for (std::size_t i = rows; i-- > 0;) {
+    const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
+    packed -= len;
+    const T* p = out + packed;
+    T* y = out + i * cols;
+    T total{};
+    for (std::size_t j = 0; j < len; ++j) total += p[j];
+    if (total != total || total == T{0}) {
+      for (std::size_t j = 0; j < cols; ++j) y[j] = total != total ? nan : T{0};
+      continue;
+    }
+    if (y == p || static_cast<std::size_t>(y - p) >= len) {
+      for (std::size_t j = 0; j < len; ++j) y[j] = p[j] / total;
+    } else {  // y overlaps p from above: last j first
+      for (std::size_t j = len; j-- > 0;) y[j] = p[j] / total;
+    }
+    for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
   }
 }
 

@@ -42,9 +42,12 @@ struct tensor {
   constexpr tensor(const T (&... init_items)[ItemRows][D]) noexcept {  // NOLINT: implicit on purpose
     static_assert(braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>,
                   "tensor<T, B, N, D>{...} requires exactly B braced items of N rows of D values");
-    if constexpr (sizeof...(ItemRows) == B && ((ItemRows == N) && ...)) {
-      std::size_t b = 0;
-      (copy_item(b++, init_items), ...);
+    if constexpr (braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>) {
+      // An array of the items, not a fold expression: Clang limits folds to 256 operands.
+      const T (*const items_given[])[D] = {init_items...};
+      for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t i = 0; i < N; ++i)
+          for (std::size_t j = 0; j < D; ++j) elems[(b * N + i) * D + j] = items_given[b][i][j];
     }
   }
 
@@ -76,11 +79,6 @@ struct tensor {
   /// Element-wise equality.
   friend constexpr bool operator==(const tensor&, const tensor&) = default;
 
- private:
-  constexpr void copy_item(std::size_t b, const T (&values)[N][D]) noexcept {
-    for (std::size_t i = 0; i < N; ++i)
-      for (std::size_t j = 0; j < D; ++j) elems[(b * N + i) * D + j] = values[i][j];
-  }
 };
 
 /// Replaces batch item b of t with m.

@@ -52,6 +52,27 @@ TEST_CASE("every array of an np.savez archive loads by name, bit-exactly") {
   CHECK(archive{}.load().value() == query.value());
 }
 
+TEST_CASE("sizes and offset in a ZIP64 extra field, as zipfile writes past 4 GiB") {
+  const auto path = fixture("zip64_central.npz");
+  const auto query = sa::load_npz<m23>(path, "W_query");
+  REQUIRE(query);
+  CHECK(same_bits(query.value(), fx::npz_W_query));
+  // Damage the extra field: the central record is after the local header (61 bytes) and data (152).
+  auto bytes = npy_test::read_bytes(path);
+  const std::size_t central = 61 + 152;
+  REQUIRE(get(bytes, central, 4) == 0x02014b50u);
+  auto short_field = bytes;  // the ZIP64 field holds sizes but not the offset
+  put(short_field, central + 46 + 11 + 2, 2, 16);
+  check_error(sa::parse_npz<m23>(as_span(short_field), "W_query", "z.npz"), errc::zip_malformed,
+              {"z.npz", "ZIP64 extra field of entry 'W_query.npy'"});
+  auto no_room = bytes;  // the field claims more bytes than the record's extra area has
+  put(no_room, central + 30, 2, 16);
+  check_error(sa::parse_npz<m23>(as_span(no_room), "W_query", "z.npz"), errc::zip_malformed, {"ZIP64 extra field"});
+  auto wrong_offset = bytes;  // the 64-bit offset points past the end
+  put(wrong_offset, central + 46 + 11 + 4 + 16, 4, 0x10000);
+  check_error(sa::parse_npz<m23>(as_span(wrong_offset), "W_query", "z.npz"), errc::zip_truncated, {"local header"});
+}
+
 TEST_CASE("errors inside an entry name the archive and the entry") {
   check_error(sa::load_npz<sa::matrix<float, 3, 2>>(fixture("weights.npz"), "W_query"), errc::shape_mismatch,
               {"weights.npz/W_query.npy", "matrix<float, 3, 2>", "found shape (2, 3)"});

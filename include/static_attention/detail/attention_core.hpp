@@ -39,29 +39,24 @@ constexpr T sqrt_dk() noexcept {
 /// softmax(q k^T / sqrt(d_k)), with the future masked when Causal.
 ///
 /// One buffer, no temporaries: q k^T straight from the rows of q and k (no transpose), then
-/// each row scaled, masked and softmaxed in place. Same values, in both worlds, as
+/// scaled and softmaxed in place. Same values, in both worlds, as
 /// softmax(mask_future(matmul(q, transpose(k)) / sqrt_dk)): a masked score is -inf, whose
 /// weight is exactly 0, so a causal row i is the softmax of its first i + 1 scores followed by
-/// zeros (or NaN throughout when those scores hold NaN or +inf, as PyTorch gives).
+/// zeros (NaN throughout when those scores hold NaN or +inf, as PyTorch gives).
 template <bool Causal, class T, std::size_t N, std::size_t Dk>
 constexpr matrix<T, N, N> attn_weights(const matrix<T, N, Dk>& queries, const matrix<T, N, Dk>& keys) noexcept {
   constexpr T scale = sqrt_dk<T, Dk>();
-  matrix<T, N, N> w;
-  T* s = w.elems;
-  matmul_abt_kernel<T, N, Dk, N>(queries.elems, keys.elems, s);
+  matrix<T, N, N> weights;
+  T* scores = weights.elems;
+  matmul_abt_kernel<T, N, Dk, N>(queries.elems, keys.elems, scores);
   if constexpr (Causal) {
-    for (std::size_t i = 0; i < N; ++i) {
-      T* row = s + i * N;
-      for (std::size_t j = 0; j <= i; ++j) row[j] /= scale;
-      softmax_rows(row, row, 1, i + 1);
-      const T rest = row[0] != row[0] ? row[0] : T{0};
-      for (std::size_t j = i + 1; j < N; ++j) row[j] = rest;
-    }
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = 0; j <= i; ++j) scores[i * N + j] /= scale;
   } else {
-    for (std::size_t k = 0; k < N * N; ++k) s[k] /= scale;
-    softmax_rows(s, s, N, N);
+    for (std::size_t k = 0; k < N * N; ++k) scores[k] /= scale;
   }
-  return w;
+  softmax_rows<T, Causal>(scores, scores, N, N);
+  return weights;
 }
 
 /// dropout(attn_weights) . values.

@@ -111,6 +111,20 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
 /// out (R x C) = a (R x K) . b (K x C), all row-major; b's rows are LDB apart. No overlap.
 template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDB = C>
 inline void matmul(const T* a, const T* b, T* out) noexcept {
+#if defined(__GNUC__) && !defined(__clang__)
+  // Small products (up to 16 x 16 x 16): GCC unrolls the dot-product loop nest completely and
+  // vectorises it across j better than the blocked kernel (measured 1.3x to 3x at 4, 8 and 16);
+  // Clang does not (it is 5x to 10x slower on this form), so Clang keeps the blocked kernel.
+  if constexpr (R * K * C <= 4096) {
+    for (std::size_t i = 0; i < R; ++i)
+      for (std::size_t j = 0; j < C; ++j) {
+        T acc{};
+        for (std::size_t k = 0; k < K; ++k) acc += a[i * K + k] * b[k * LDB + j];
+        out[i * C + j] = acc;
+      }
+    return;
+  }
+#endif
 #if defined(__GNUC__)
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes<T> > 0) {
     columns<T, native_lanes<T>, 0, R, K, C, LDB>(a, b, out);
