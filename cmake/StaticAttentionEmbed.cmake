@@ -17,7 +17,6 @@
 # STATIC_ATTENTION_EMBED_WEIGHTS_EXECUTABLE at it.
 include_guard(GLOBAL)
 
-set(_static_attention_embed_dir "${CMAKE_CURRENT_LIST_DIR}")
 set(STATIC_ATTENTION_EMBED_WEIGHTS_EXECUTABLE "" CACHE FILEPATH
     "A host build of static_attention's embed_weights; empty: build it from source (not when cross-compiling)")
 
@@ -35,15 +34,15 @@ function(_static_attention_embed_tool out_var)
     endif()
     # In the source tree the generator sits in tools/; installed, in share/static_attention/tools/.
     set(_source "")
-    foreach(_candidate "${_static_attention_embed_dir}/../tools/embed_weights.cpp"
-                       "${_static_attention_embed_dir}/../../static_attention/tools/embed_weights.cpp")
+    foreach(_candidate "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../tools/embed_weights.cpp"
+                       "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../../static_attention/tools/embed_weights.cpp")
       if(EXISTS "${_candidate}")
         set(_source "${_candidate}")
         break()
       endif()
     endforeach()
     if(NOT _source)
-      message(FATAL_ERROR "static_attention_embed_weights: cannot find embed_weights.cpp next to ${_static_attention_embed_dir}")
+      message(FATAL_ERROR "static_attention_embed_weights: cannot find embed_weights.cpp next to ${CMAKE_CURRENT_FUNCTION_LIST_DIR}")
     endif()
     add_executable(static_attention_embed_weights_tool "${_source}")
     set_target_properties(static_attention_embed_weights_tool PROPERTIES OUTPUT_NAME embed_weights)
