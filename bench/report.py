@@ -58,7 +58,14 @@ def main():
 
     print("| matmul | type | static_attention | Eigen 3.4 | naive loop | sa / Eigen | % of FMA peak (sa) |")
     print("|---|---|---:|---:|---:|---:|---:|")
-    for name in med:
+    def size_key(name):
+        kind, args = parse(name)
+        dims = [int(a) for a in args[1:] if a.isdigit()]
+        square = len(set(dims[:3])) == 1
+        volume = dims[0] * dims[1] * dims[2] if len(dims) > 2 else 0
+        return (args[0] != "float", not square, volume)
+
+    for name in sorted(med, key=size_key):
         kind, args = parse(name)
         if kind != "matmul_sa":
             continue
@@ -70,7 +77,11 @@ def main():
 
     print("\n| forward pass | type | N × d_in → d_out (heads) | static_attention | Eigen 3.4 | sa / Eigen |")
     print("|---|---|---|---:|---:|---:|")
-    for name in med:
+    def attention_key(name):
+        kind, args = parse(name)
+        return (args[0] != "float", kind, int(args[1]) if len(args) > 1 else 0)
+
+    for name in sorted(med, key=attention_key):
         kind, args = parse(name)
         if kind not in ("self_attention_sa", "multi_head_sa"):
             continue
