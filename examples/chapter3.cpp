@@ -25,9 +25,9 @@ constexpr bool prints_as(const sa::matrix<T, 1, C>& row, const sa::matrix<T, 1, 
 
 // --- 3.3 Simplified attention ------------------------------------------------------------
 constexpr auto attn_scores = sa::matmul(inputs, sa::transpose(inputs));  // 6 x 6
-constexpr auto attn_weights = sa::softmax(attn_scores);                   // rows sum to 1
-constexpr auto all_context_vecs = sa::matmul(attn_weights, inputs);       // 6 x 3
-constexpr auto z2 = sa::context_vector(inputs, 1);                        // per-token route
+constexpr auto attn_weights = sa::softmax(attn_scores);                  // rows sum to 1
+constexpr auto all_context_vecs = sa::matmul(attn_weights, inputs);      // 6 x 3
+constexpr auto z2 = sa::context_vector(inputs, 1);                       // per-token route
 static_assert(sa::approx_equal(sa::row(all_context_vecs, 1), z2, 1e-6f), "a matrix product moves no row");
 static_assert(prints_as(z2, {{0.4419f, 0.6515f, 0.5683f}}));
 static_assert(sa::approx_equal(sa::sum(attn_weights), sa::ones<float, 6, 1>(), 1e-6f));
@@ -99,22 +99,32 @@ constexpr auto mha = [] {
   const auto W_value = sa::linear_weight<float, 3, 2>(gen);
   const auto out_proj = sa::linear<float, 2, 2>(gen);
   return sa::multi_head_attention<float, 3, 2, 2, 6>::from_linear(W_query, W_key, W_value, out_proj.weight,
-                                                                   out_proj.bias);
+                                                                  out_proj.bias);
 }();
 constexpr auto mha_context_vecs = mha(batch);  // 2 x 6 x 2
 static_assert(prints_as(sa::row(mha_context_vecs[0], 0), {{0.3190f, 0.4858f}}));
 
 int main() {
   std::cout << "3.3 simplified attention\n"
-            << "attn_scores =\n" << attn_scores << "\n"
-            << "attn_weights =\n" << attn_weights << "\n"
-            << "all_context_vecs =\n" << all_context_vecs << "\n"
-            << "z2 (per-token route) =\n" << z2 << "\n\n"
-            << "3.4 self-attention, SelfAttention_v1 (seed 123) =\n" << ctx_v1 << "\n"
-            << "SelfAttention_v2 (seed 789) =\n" << ctx_v2 << "\n\n"
-            << "3.5 causal attention weights =\n" << masked_weights << "\n"
-            << "CausalAttention (seed 123) on a batch of 2 =\n" << causal_context_vecs << "\n\n"
-            << "3.6 MultiHeadAttentionWrapper (seed 123) =\n" << wrapper_context_vecs << "\n"
-            << "MultiHeadAttention (seed 123) =\n" << mha_context_vecs << "\n"
+            << "attn_scores =\n"
+            << attn_scores << "\n"
+            << "attn_weights =\n"
+            << attn_weights << "\n"
+            << "all_context_vecs =\n"
+            << all_context_vecs << "\n"
+            << "z2 (per-token route) =\n"
+            << z2 << "\n\n"
+            << "3.4 self-attention, SelfAttention_v1 (seed 123) =\n"
+            << ctx_v1 << "\n"
+            << "SelfAttention_v2 (seed 789) =\n"
+            << ctx_v2 << "\n\n"
+            << "3.5 causal attention weights =\n"
+            << masked_weights << "\n"
+            << "CausalAttention (seed 123) on a batch of 2 =\n"
+            << causal_context_vecs << "\n\n"
+            << "3.6 MultiHeadAttentionWrapper (seed 123) =\n"
+            << wrapper_context_vecs << "\n"
+            << "MultiHeadAttention (seed 123) =\n"
+            << mha_context_vecs << "\n"
             << "\nEvery tensor above was computed and checked by the compiler (static_assert).\n";
 }

@@ -22,9 +22,8 @@ namespace embedded_attention {
 // The chapter's MultiHeadAttention(d_in=16, d_out=16, context_length=32, num_heads=4), from the
 // nn.Linear weights numpy wrote. Constant-initialised: it is stored in .rodata, not built at start-up.
 using model_type = sa::multi_head_attention<float, 16, 16, 4, 32>;
-inline constexpr model_type model =
-    model_type::from_linear(weights::w_query, weights::w_key, weights::w_value, weights::out_proj_weight,
-                            weights::out_proj_bias);
+inline constexpr model_type model = model_type::from_linear(weights::w_query, weights::w_key, weights::w_value,
+                                                            weights::out_proj_weight, weights::out_proj_bias);
 
 // Constexpr truth: the compiler runs the forward pass on the 8 x 16 input and agrees with torch.
 static_assert(sa::approx_equal(model(weights::inputs), weights::expected, 1e-5f));

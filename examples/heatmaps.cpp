@@ -50,8 +50,8 @@ constexpr auto head_weights = [] {
   const auto W_key = sa::linear_weight<float, 3, 2>(gen);
   const auto W_value = sa::linear_weight<float, 3, 2>(gen);
   const auto out_proj = sa::linear<float, 2, 2>(gen);
-  const auto mha = sa::multi_head_attention<float, 3, 2, 2, 6>::from_linear(W_query, W_key, W_value,
-                                                                              out_proj.weight, out_proj.bias);
+  const auto mha =
+      sa::multi_head_attention<float, 3, 2, 2, 6>::from_linear(W_query, W_key, W_value, out_proj.weight, out_proj.bias);
   return mha.attention_weights(inputs);  // tensor<float, 2, 6, 6>: heads x queries x keys
 }();
 

@@ -41,9 +41,7 @@ constexpr auto masked_simple = attn_weights * mask_simple;  // `*` is element-wi
 constexpr auto row_sums = sa::matmul(sa::sum(masked_simple), sa::ones<float, 1, 6>());
 constexpr auto masked_simple_norm = masked_simple / row_sums;
 // [/snippet]
-void print_route1() {
-  std::cout << mask_simple << '\n' << masked_simple << '\n' << masked_simple_norm << '\n';
-}
+void print_route1() { std::cout << mask_simple << '\n' << masked_simple << '\n' << masked_simple_norm << '\n'; }
 
 // [snippet:route2]
 // Route 2: -inf above the diagonal before the softmax, which turns it into exactly 0.

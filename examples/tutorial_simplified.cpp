@@ -1,8 +1,8 @@
 // docs/tutorial.md, part 1: simplified attention (the chapter's 3.3), first token by token, then
 // all tokens at once. Every value is computed at compile time.
 // [snippet:use]
-#include <static_attention/static_attention.hpp>   // the core: no I/O, no heap
-#include <static_attention/print.hpp>              // operator<< as PyTorch prints
+#include <static_attention/print.hpp>             // operator<< as PyTorch prints
+#include <static_attention/static_attention.hpp>  // the core: no I/O, no heap
 // [/snippet]
 #include <iostream>
 
@@ -49,8 +49,8 @@ void print_context_2() { std::cout << context_vec_2 << '\n'; }
 
 // [snippet:all]
 constexpr auto attn_scores = sa::matmul(inputs, sa::transpose(inputs));  // 6 x 6
-constexpr auto attn_weights = sa::softmax(attn_scores);                   // softmax of each row
-constexpr auto all_context_vecs = sa::matmul(attn_weights, inputs);       // 6 x 3
+constexpr auto attn_weights = sa::softmax(attn_scores);                  // softmax of each row
+constexpr auto all_context_vecs = sa::matmul(attn_weights, inputs);      // 6 x 3
 // Row 2 of the batched route is the per-token context vector: a matrix product moves no row.
 static_assert(sa::approx_equal(sa::row(all_context_vecs, 1), context_vec_2, 1e-6f));
 // The three steps in one call each:

@@ -205,7 +205,7 @@ constexpr bool all_rows_have(const std::size_t (&lengths)[sizeof...(Lengths)]) n
 }  // namespace detail
 template <std::size_t R, std::size_t C, std::size_t... Lengths>
 inline constexpr bool braced_rows_fit<shape<R, C>, braced_rows<Lengths...>> =
-    sizeof...(Lengths) == R && detail::all_rows_have<C, Lengths...>({Lengths...});
+    sizeof...(Lengths) == R&& detail::all_rows_have<C, Lengths...>({Lengths...});
 
 /// Element-wise operands have equal shapes.
 template <class A, class B>
@@ -333,13 +333,12 @@ struct matrix {
 
   /// Element-wise equality.
   friend constexpr bool operator==(const matrix&, const matrix&) = default;
-
 };
 
 /// `matrix m{{1.0, 2.0}, {3.0, 4.0}}` deduces `matrix<double, 2, 2>`.
 template <class T, std::size_t Cols, class... U>
-  requires(std::is_same_v<T, U> && ...)
-matrix(const T (&first)[Cols], const U (&... rest)[Cols]) -> matrix<T, 1 + sizeof...(U), Cols>;
+requires(std::is_same_v<T, U>&&...) matrix(const T (&first)[Cols], const U (&... rest)[Cols])
+->matrix<T, 1 + sizeof...(U), Cols>;
 
 /// A matrix with every element equal to `value`.
 template <class T, std::size_t Rows, std::size_t Cols>
@@ -502,8 +501,7 @@ template <class Op, class A, class B>
 constexpr void check_elementwise() noexcept {
   static_assert(element_types_equal<value_type_t<A>, value_type_t<B>>,
                 "element-wise a op b requires one element type; convert one operand with map()");
-  if constexpr (std::is_same_v<Op, multiplies_op> && matrix_type<A> && matrix_type<B> &&
-                cols_v<A> == rows_v<B>) {
+  if constexpr (std::is_same_v<Op, multiplies_op> && matrix_type<A> && matrix_type<B> && cols_v<A> == rows_v<B>) {
     static_assert(shapes_equal<shape_t<A>, shape_t<B>>,
                   "a * b is the element-wise product and requires equal shapes; for the matrix "
                   "product use matmul(a, b)");
@@ -585,30 +583,26 @@ constexpr M operator/(const M& m, value_type_t<M> s) noexcept {
 
 /// Compound assignment, element-wise or with a scalar.
 template <dense A, class B>
-  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
-constexpr A& operator+=(A& a, const B& b) noexcept {
+requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator+=(A& a, const B& b) noexcept {
   return a = a + b;
 }
 template <dense A, class B>
-  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
-constexpr A& operator-=(A& a, const B& b) noexcept {
+requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator-=(A& a, const B& b) noexcept {
   return a = a - b;
 }
 template <dense A, class B>
-  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
-constexpr A& operator*=(A& a, const B& b) noexcept {
+requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator*=(A& a, const B& b) noexcept {
   return a = a * b;
 }
 template <dense A, class B>
-  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
-constexpr A& operator/=(A& a, const B& b) noexcept {
+requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator/=(A& a, const B& b) noexcept {
   return a = a / b;
 }
 
 /// True when every |a - b| <= tol (absolute tolerance; NaN never compares equal, equal
 /// infinities do).
 template <dense A, dense B>
-  requires same_shape<A, B>
+requires same_shape<A, B>
 constexpr bool approx_equal(const A& a, const B& b, value_type_t<A> tol) noexcept {
   for (std::size_t k = 0; k < A::size; ++k) {
     const auto x = a.elems[k];
@@ -624,7 +618,7 @@ constexpr bool approx_equal(const A& a, const B& b, value_type_t<A> tol) noexcep
 
 /// Largest |a - b| over all elements (NaN if an operand holds NaN; equal infinities differ by 0).
 template <dense A, dense B>
-  requires same_shape<A, B>
+requires same_shape<A, B>
 constexpr value_type_t<A> max_abs_diff(const A& a, const B& b) noexcept {
   value_type_t<A> worst{};
   for (std::size_t k = 0; k < A::size; ++k) {
@@ -789,7 +783,7 @@ struct tensor {
                   "tensor<T, B, N, D>{...} requires exactly B braced items of N rows of D values");
     if constexpr (braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>) {
       // An array of the items, not a fold expression: Clang limits folds to 256 operands.
-      const T (*const items_given[])[D] = {init_items...};
+      const T(*const items_given[])[D] = {init_items...};
       for (std::size_t b = 0; b < B; ++b)
         for (std::size_t i = 0; i < N; ++i)
           for (std::size_t j = 0; j < D; ++j) elems[(b * N + i) * D + j] = items_given[b][i][j];
@@ -823,7 +817,6 @@ struct tensor {
 
   /// Element-wise equality.
   friend constexpr bool operator==(const tensor&, const tensor&) = default;
-
 };
 
 /// Replaces batch item b of t with m.
@@ -1131,7 +1124,7 @@ namespace static_attention::detail::math {
 
 // Largest double whose exp is finite, and the point below which exp(x) rounds to +0.
 inline constexpr double exp_overflow_d = 0x1.62e42fefa39efp+9;  // 709.78...
-inline constexpr double exp_zero_d = -746.0;                   // exp(-746) < 2^-1075
+inline constexpr double exp_zero_d = -746.0;                    // exp(-746) < 2^-1075
 
 // exp(x) for exp_zero_d <= x <= exp_overflow_d. Never overflows; may underflow, which
 // GCC and Clang both accept in constant evaluation.
@@ -1176,7 +1169,7 @@ inline constexpr double exp_zero_d = -746.0;                   // exp(-746) < 2^
 // Float: the float domain is tiny in double, so one rounding-to-nearest reduction and a
 // plain polynomial for exp(r) (relative error 2^-46) leave only the final rounding to float.
 inline constexpr double exp_overflow_f = 0x1.62e42ep+6;  // largest float with finite exp
-inline constexpr double exp_zero_f = -104.0;            // exp(-104) < 2^-150
+inline constexpr double exp_zero_f = -104.0;             // exp(-104) < 2^-150
 
 // exp(x) in double with relative error below 2^-45, for -104 <= x <= 89.
 [[nodiscard, gnu::always_inline]] constexpr double exp_kernel_f(double x) noexcept {
@@ -1788,10 +1781,9 @@ namespace static_attention {
 /// type, and for two tensors of one batch size. Use it to test a product without a hard error:
 /// `static_assert(!matmul_compatible<decltype(a), decltype(b)>);`
 template <class A, class B>
-concept matmul_compatible =
-    dense<A> && dense<B> && std::is_same_v<value_type_t<A>, value_type_t<B>> &&
+concept matmul_compatible = dense<A> && dense<B> && std::is_same_v<value_type_t<A>, value_type_t<B>> &&
     inner_dims_match<shape<rows_v<A>, cols_v<A>>, shape<rows_v<B>, cols_v<B>>> &&
-    (!tensor_type<A> || !tensor_type<B> || batch_v<A> == batch_v<B>) && (!tensor_type<B> || tensor_type<A>);
+    (!tensor_type<A> || !tensor_type<B> || batch_v<A> == batch_v<B>)&&(!tensor_type<B> || tensor_type<A>);
 
 namespace detail {
 // States the rule, with a likely fix where the shapes suggest one. The requirement printed by
@@ -1811,8 +1803,7 @@ constexpr void check_matmul_shapes() noexcept {
     static_assert(inner_dims_match<a, b>,
                   "matmul(a, b) requires cols(a) == rows(b); did you mean matmul(transpose(a), b)?");
   } else if constexpr (AR == BC) {
-    static_assert(inner_dims_match<a, b>,
-                  "matmul(a, b) requires cols(a) == rows(b); did you mean matmul(b, a)?");
+    static_assert(inner_dims_match<a, b>, "matmul(a, b) requires cols(a) == rows(b); did you mean matmul(b, a)?");
   } else {
     static_assert(inner_dims_match<a, b>, "matmul(a, b) requires cols(a) == rows(b)");
   }
@@ -2101,7 +2092,8 @@ struct causal_attention {
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
   static constexpr causal_attention from_linear(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
                                                 const matrix<U, R3, C3>& init_value, T init_dropout = T{}) noexcept {
-    return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query), detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
+    return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query),
+            detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
             detail::linear_weight_as_xw<T, d_in, d_out>(init_value), init_dropout};
   }
 
@@ -2109,8 +2101,10 @@ struct causal_attention {
   template <std::size_t N, std::size_t D>
   constexpr matrix<T, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
     detail::check_input<d_in, context_length, N, D>();
-    if constexpr (D == d_in) return detail::attn_weights<true>(matmul(x, W_query), matmul(x, W_key));
-    else return {};
+    if constexpr (D == d_in)
+      return detail::attn_weights<true>(matmul(x, W_query), matmul(x, W_key));
+    else
+      return {};
   }
 
   /// Evaluation mode (no dropout), one sequence: N x d_in -> N x d_out.
@@ -2143,7 +2137,8 @@ struct causal_attention {
     detail::check_input<d_in, context_length, N, D>();
     if constexpr (D == d_in)
       return detail::attend<true>(matmul(x, W_query), matmul(x, W_key), matmul(x, W_value), drop);
-    else return {};
+    else
+      return {};
   }
 };
 
@@ -2214,8 +2209,9 @@ struct attend_head {
   template <class Head>
   constexpr void operator()(Head) const noexcept {
     constexpr std::size_t offset = Head::value * HeadDim;
-    assign_cols<offset>(*context, attend<true>(slice_cols<offset, HeadDim>(*queries), slice_cols<offset, HeadDim>(*keys),
-                                               slice_cols<offset, HeadDim>(*values), *drop));
+    assign_cols<offset>(*context,
+                        attend<true>(slice_cols<offset, HeadDim>(*queries), slice_cols<offset, HeadDim>(*keys),
+                                     slice_cols<offset, HeadDim>(*values), *drop));
   }
 };
 
@@ -2296,8 +2292,10 @@ struct multi_head_attention {
   /// out_proj.weight) and out_proj.bias as 1 x d_out.
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3,
             std::size_t R4, std::size_t C4, std::size_t R5, std::size_t C5>
-  static constexpr multi_head_attention from_linear(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
-                                                    const matrix<U, R3, C3>& init_value, const matrix<U, R4, C4>& init_out,
+  static constexpr multi_head_attention from_linear(const matrix<U, R1, C1>& init_query,
+                                                    const matrix<U, R2, C2>& init_key,
+                                                    const matrix<U, R3, C3>& init_value,
+                                                    const matrix<U, R4, C4>& init_out,
                                                     const matrix<U, R5, C5>& init_bias, T init_dropout = T{}) noexcept {
     return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query),
             detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
@@ -2355,7 +2353,7 @@ struct multi_head_attention {
       const auto keys = matmul(x, W_key);
       const auto values = matmul(x, W_value);
       boost::hana::for_each(detail::head_indices<num_heads>, detail::attend_head<T, head_dim, N, d_out, Drop>{
-                                                                  &queries, &keys, &values, &context, &drop});
+                                                                 &queries, &keys, &values, &context, &drop});
     }
     matrix<T, N, d_out> out = matmul(context, W_out);
     for (std::size_t i = 0; i < N; ++i)
@@ -2432,7 +2430,8 @@ struct self_attention {
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
   static constexpr self_attention from_linear(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
                                               const matrix<U, R3, C3>& init_value) noexcept {
-    return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query), detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
+    return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query),
+            detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
             detail::linear_weight_as_xw<T, d_in, d_out>(init_value)};
   }
 
@@ -2440,8 +2439,10 @@ struct self_attention {
   template <std::size_t N, std::size_t D>
   constexpr matrix<T, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
     detail::check_input<d_in, no_context_limit, N, D>();
-    if constexpr (D == d_in) return detail::attn_weights<false>(matmul(x, W_query), matmul(x, W_key));
-    else return {};
+    if constexpr (D == d_in)
+      return detail::attn_weights<false>(matmul(x, W_query), matmul(x, W_key));
+    else
+      return {};
   }
 
   /// Context vectors for one sequence: N x d_in -> N x d_out.
@@ -2450,7 +2451,8 @@ struct self_attention {
     detail::check_input<d_in, no_context_limit, N, D>();
     if constexpr (D == d_in)
       return detail::attend<false>(matmul(x, W_query), matmul(x, W_key), matmul(x, W_value), detail::no_dropout{});
-    else return {};
+    else
+      return {};
   }
 
   /// Context vectors for a batch: B x N x d_in -> B x N x d_out.
@@ -2953,8 +2955,7 @@ struct fmt::formatter<M, char> {
     auto it = ctx.begin();
     if (it != ctx.end() && *it == '.') {
       ++it;
-      if (it == ctx.end() || *it < '0' || *it > '9')
-        throw fmt::format_error("{:.N} for a matrix needs digits N");
+      if (it == ctx.end() || *it < '0' || *it > '9') throw fmt::format_error("{:.N} for a matrix needs digits N");
       int precision = 0;
       while (it != ctx.end() && *it >= '0' && *it <= '9') precision = precision * 10 + (*it++ - '0');
       options.precision = precision;
@@ -3042,8 +3043,8 @@ constexpr rgb viridis(double t) noexcept {
   const auto k = std::min(static_cast<std::size_t>(t), std::size_t{9});
   const double f = t - static_cast<double>(k);
   const auto mix = [f](std::uint8_t a, std::uint8_t b) {
-    return static_cast<std::uint8_t>(static_cast<double>(a) +
-                                     (static_cast<double>(b) - static_cast<double>(a)) * f + 0.5);
+    return static_cast<std::uint8_t>(static_cast<double>(a) + (static_cast<double>(b) - static_cast<double>(a)) * f +
+                                     0.5);
   };
   const rgb lo = viridis_points[k], hi = viridis_points[k + 1];
   return {mix(lo.r, hi.r), mix(lo.g, hi.g), mix(lo.b, hi.b)};
@@ -3180,8 +3181,7 @@ inline std::string xml_escape(std::string_view s) {
         out += "&apos;";
         break;
       default: {
-        const bool allowed =
-            cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp != 0xfffe && cp != 0xffff);
+        const bool allowed = cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp != 0xfffe && cp != 0xffff);
         append_utf8(out, allowed ? cp : char32_t{0xfffd});
       }
     }
@@ -3320,22 +3320,21 @@ void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
   s += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" + h::px(width) + "\" height=\"" + h::px(height) +
        "\" fill=\"#ffffff\"/>\n";
   s += "<text class=\"title\" x=\"" + h::px(width / 2) + "\" y=\"" + h::px(pad + 20) +
-       "\" text-anchor=\"middle\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">" +
-       h::xml_escape(opts.title) + "</text>\n";
+       "\" text-anchor=\"middle\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">" + h::xml_escape(opts.title) +
+       "</text>\n";
   s += "<text class=\"axis\" x=\"" + h::px(grid_x + grid_w / 2) + "\" y=\"" + h::px(pad + title_h + 14) +
        "\" text-anchor=\"middle\" font-size=\"13\" font-style=\"italic\" fill=\"#555555\">" +
        h::xml_escape(opts.col_axis) + "</text>\n";
   const double row_axis_x = pad + 12, row_axis_y = grid_y + grid_h / 2;
-  s += "<text class=\"axis\" x=\"" + h::px(row_axis_x) + "\" y=\"" + h::px(row_axis_y) +
-       "\" transform=\"rotate(-90 " + h::px(row_axis_x) + ' ' + h::px(row_axis_y) +
+  s += "<text class=\"axis\" x=\"" + h::px(row_axis_x) + "\" y=\"" + h::px(row_axis_y) + "\" transform=\"rotate(-90 " +
+       h::px(row_axis_x) + ' ' + h::px(row_axis_y) +
        ")\" text-anchor=\"middle\" font-size=\"13\" font-style=\"italic\" fill=\"#555555\">" +
        h::xml_escape(opts.row_axis) + "</text>\n";
 
   for (std::size_t j = 0; j < C; ++j) {
     const double x = grid_x + cell * (static_cast<double>(j) + 0.5);
     const double y = grid_y - (slanted ? 6 : font * 0.6);
-    s += "<text class=\"col-label\" x=\"" + h::px(x) + "\" y=\"" + h::px(y) +
-         "\" font-size=\"13\" fill=\"#222222\"";
+    s += "<text class=\"col-label\" x=\"" + h::px(x) + "\" y=\"" + h::px(y) + "\" font-size=\"13\" fill=\"#222222\"";
     s += slanted ? " text-anchor=\"start\" transform=\"rotate(-45 " + h::px(x) + ' ' + h::px(y) + ")\">"
                  : std::string(" text-anchor=\"middle\">");
     s += h::xml_escape(col_labels[j]) + "</text>\n";
@@ -3343,8 +3342,7 @@ void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
   for (std::size_t i = 0; i < R; ++i) {
     const double y = grid_y + cell * (static_cast<double>(i) + 0.5) + font * 0.35;
     s += "<text class=\"row-label\" x=\"" + h::px(grid_x - 8) + "\" y=\"" + h::px(y) +
-         "\" text-anchor=\"end\" font-size=\"13\" fill=\"#222222\">" + h::xml_escape(row_labels[i]) +
-         "</text>\n";
+         "\" text-anchor=\"end\" font-size=\"13\" fill=\"#222222\">" + h::xml_escape(row_labels[i]) + "</text>\n";
   }
 
   for (std::size_t i = 0; i < R; ++i) {
@@ -3354,16 +3352,14 @@ void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
       const double x = grid_x + cell * static_cast<double>(j), y = grid_y + cell * static_cast<double>(i);
       const std::string text = h::value_text(v, opts.value_precision);
       s += "<rect class=\"cell\" x=\"" + h::px(x) + "\" y=\"" + h::px(y) + "\" width=\"" + h::px(cell) +
-           "\" height=\"" + h::px(cell) + "\" fill=\"" + h::hex(fill) +
-           "\" stroke=\"#ffffff\" stroke-width=\"1\">";
+           "\" height=\"" + h::px(cell) + "\" fill=\"" + h::hex(fill) + "\" stroke=\"#ffffff\" stroke-width=\"1\">";
       // A tooltip in browsers: which query looks at which key, and how much.
-      s += "<title>" + h::xml_escape(row_labels[i]) + " \u2192 " + h::xml_escape(col_labels[j]) + ": " +
-           text + "</title></rect>\n";
+      s += "<title>" + h::xml_escape(row_labels[i]) + " \u2192 " + h::xml_escape(col_labels[j]) + ": " + text +
+           "</title></rect>\n";
       if (values) {
-        s += "<text class=\"value\" x=\"" + h::px(x + cell / 2) + "\" y=\"" +
-             h::px(y + cell / 2 + value_font * 0.35) + "\" text-anchor=\"middle\" font-size=\"" +
-             h::px(value_font) + "\" fill=\"" + (h::is_light(fill) ? "#111111" : "#ffffff") + "\">" + text +
-             "</text>\n";
+        s += "<text class=\"value\" x=\"" + h::px(x + cell / 2) + "\" y=\"" + h::px(y + cell / 2 + value_font * 0.35) +
+             "\" text-anchor=\"middle\" font-size=\"" + h::px(value_font) + "\" fill=\"" +
+             (h::is_light(fill) ? "#111111" : "#ffffff") + "\">" + text + "</text>\n";
       }
     }
   }
@@ -3373,8 +3369,8 @@ void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
        "\" fill=\"url(#static-attention-scale)\" stroke=\"#888888\" stroke-width=\"0.5\"/>\n";
   for (std::size_t k = 0; k < ticks.size(); ++k) {
     const double y = grid_y + legend_h * (1.0 - static_cast<double>(k) / 4.0);
-    s += "<line class=\"legend-tick\" x1=\"" + h::px(legend_x + legend_w) + "\" y1=\"" + h::px(y) +
-         "\" x2=\"" + h::px(legend_x + legend_w + 4) + "\" y2=\"" + h::px(y) + "\" stroke=\"#555555\"/>\n";
+    s += "<line class=\"legend-tick\" x1=\"" + h::px(legend_x + legend_w) + "\" y1=\"" + h::px(y) + "\" x2=\"" +
+         h::px(legend_x + legend_w + 4) + "\" y2=\"" + h::px(y) + "\" stroke=\"#555555\"/>\n";
     s += "<text class=\"legend-label\" x=\"" + h::px(legend_x + legend_w + 7) + "\" y=\"" + h::px(y + 4) +
          "\" font-size=\"11\" fill=\"#222222\">" + ticks[k] + "</text>\n";
   }
@@ -3421,8 +3417,7 @@ void render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
         s += h::centered(text, col_w);
       } else if (color) {
         const h::rgb bg = h::viridis(sc.position(v));
-        s += h::ansi("48", bg) +
-             h::ansi("38", h::is_light(bg) ? h::rgb{0x11, 0x11, 0x11} : h::rgb{0xff, 0xff, 0xff}) +
+        s += h::ansi("48", bg) + h::ansi("38", h::is_light(bg) ? h::rgb{0x11, 0x11, 0x11} : h::rgb{0xff, 0xff, 0xff}) +
              h::centered(text, col_w) + "\x1b[0m";
       } else {
         for (std::size_t k = 0; k < col_w; ++k) s += h::shade(sc.position(v));
@@ -3577,7 +3572,8 @@ struct shape_step {
 template <class... Layers, std::size_t N, std::size_t D>
 constexpr auto output_shape(const boost::hana::tuple<Layers...>&, boost::hana::basic_type<shape<N, D>>) noexcept {
   detail::check_chain<N, D, Layers...>();
-  return boost::hana::fold_left(boost::hana::tuple_t<Layers...>, boost::hana::type_c<shape<N, D>>, detail::shape_step{});
+  return boost::hana::fold_left(boost::hana::tuple_t<Layers...>, boost::hana::type_c<shape<N, D>>,
+                                detail::shape_step{});
 }
 
 /// Runs the model's layers in order on a sequence or a batch, with the same shape check.
@@ -3669,12 +3665,13 @@ template <class A, class B>
 concept some_named = requires {
   typename detail::as_named_t<A>;
   typename detail::as_named_t<B>;
-} && (detail::is_named<A> || detail::is_named<B>);
+}
+&&(detail::is_named<A> || detail::is_named<B>);
 
 /// The matrix product with names: the inner names must agree; the result is named
 /// (rows of a) x (cols of b). Shapes follow matmul's rule as usual.
 template <class A, class B>
-  requires some_named<A, B>
+requires some_named<A, B>
 constexpr auto matmul(const A& a, const B& b) noexcept {
   using na = detail::as_named_t<A>;
   using nb = detail::as_named_t<B>;
@@ -3713,22 +3710,18 @@ constexpr auto named_elementwise(const A& a, const B& b) noexcept {
 
 /// Element-wise operations with names: each dimension's names must agree.
 template <class A, class B>
-  requires some_named<A, B>
-constexpr auto operator+(const A& a, const B& b) noexcept {
-  return detail::named_elementwise<detail::plus_op>(a, b);
-}
+requires some_named<A, B>
+constexpr auto operator+(const A& a, const B& b) noexcept { return detail::named_elementwise<detail::plus_op>(a, b); }
 template <class A, class B>
-  requires some_named<A, B>
-constexpr auto operator-(const A& a, const B& b) noexcept {
-  return detail::named_elementwise<detail::minus_op>(a, b);
-}
+requires some_named<A, B>
+constexpr auto operator-(const A& a, const B& b) noexcept { return detail::named_elementwise<detail::minus_op>(a, b); }
 template <class A, class B>
-  requires some_named<A, B>
+requires some_named<A, B>
 constexpr auto operator*(const A& a, const B& b) noexcept {
   return detail::named_elementwise<detail::multiplies_op>(a, b);
 }
 template <class A, class B>
-  requires some_named<A, B>
+requires some_named<A, B>
 constexpr auto operator/(const A& a, const B& b) noexcept {
   return detail::named_elementwise<detail::divides_op>(a, b);
 }

@@ -38,15 +38,20 @@ constexpr std::string_view usage =
 // Reserved words a file stem must not be (C++20 keywords and alternative tokens).
 bool is_keyword(std::string_view s) {
   static const std::set<std::string_view> keywords = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
-      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
-      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-      "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
-      "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+      "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
+      "bitor",       "bool",      "break",      "case",      "catch",    "char",         "char8_t",
+      "char16_t",    "char32_t",  "class",      "compl",     "concept",  "const",        "consteval",
+      "constexpr",   "constinit", "const_cast", "continue",  "co_await", "co_return",    "co_yield",
+      "decltype",    "default",   "delete",     "do",        "double",   "dynamic_cast", "else",
+      "enum",        "explicit",  "export",     "extern",    "false",    "float",        "for",
+      "friend",      "goto",      "if",         "inline",    "int",      "long",         "mutable",
+      "namespace",   "new",       "noexcept",   "not",       "not_eq",   "nullptr",      "operator",
+      "or",          "or_eq",     "private",    "protected", "public",   "register",     "reinterpret_cast",
+      "requires",    "return",    "short",      "signed",    "sizeof",   "static",       "static_assert",
+      "static_cast", "struct",    "switch",     "template",  "this",     "thread_local", "throw",
+      "true",        "try",       "typedef",    "typeid",    "typename", "union",        "unsigned",
+      "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
+      "xor_eq"};
   return keywords.count(s) != 0;
 }
 
@@ -166,12 +171,12 @@ void write_flat(std::ostream& out, const weight& w) {
     out << "  for (std::size_t b = 0; b < " << s[0] << "; ++b)\n"
         << "    for (std::size_t i = 0; i < " << s[1] << "; ++i)\n"
         << "      for (std::size_t j = 0; j < " << s[2] << "; ++j)\n"
-        << "        m.elems[(b * " << s[1] << " + i) * " << s[2] << " + j] = values[(b * " << s[1] << " + i) * "
-        << s[2] << " + j];\n";
+        << "        m.elems[(b * " << s[1] << " + i) * " << s[2] << " + j] = values[(b * " << s[1] << " + i) * " << s[2]
+        << " + j];\n";
   else
     out << "  for (std::size_t i = 0; i < " << s[0] << "; ++i)\n"
-        << "    for (std::size_t j = 0; j < " << s[1] << "; ++j) m.elems[i * " << s[1] << " + j] = values[i * "
-        << s[1] << " + j];\n";
+        << "    for (std::size_t j = 0; j < " << s[1] << "; ++j) m.elems[i * " << s[1] << " + j] = values[i * " << s[1]
+        << " + j];\n";
   out << "  return m;\n}();\n";
 }
 

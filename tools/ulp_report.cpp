@@ -31,7 +31,8 @@ constexpr std::size_t chunks = 8;
 
 template <class T, fn F, std::size_t C>
 struct ct_table {
-  static constexpr auto inputs = sa_math_test::make_inputs<T, chunk>(F, 0x7ab1e000U + 16U * C + static_cast<unsigned>(F));
+  static constexpr auto inputs =
+      sa_math_test::make_inputs<T, chunk>(F, 0x7ab1e000U + 16U * C + static_cast<unsigned>(F));
   static constexpr auto expected = sa_math_test::result_bits(F, inputs);
 };
 
@@ -102,7 +103,8 @@ row measure(const char* name, const char* type, const char* bound) {
     }
   }
   const std::size_t ct_bad = ct_mismatches<T, F>(std::make_index_sequence<chunks>{});
-  return {name, type, bound, static_cast<double>(worst), static_cast<double>(worst_x), n, chunk * chunks, ct_bad, array_bad};
+  return {name,           type,   bound,    static_cast<double>(worst), static_cast<double>(worst_x), n,
+          chunk * chunks, ct_bad, array_bad};
 }
 
 }  // namespace
@@ -114,7 +116,9 @@ int main() {
       measure<float, fn::sqrt>("sqrt", "float", "0.5"), measure<double, fn::sqrt>("sqrt", "double", "0.5"),
       measure<float, fn::tanh>("tanh", "float", "2"),   measure<double, fn::tanh>("tanh", "double", "2"),
   };
-  std::printf("| function | type | inputs | max ULP error | at x | contract | constexpr vs run time (mismatches / inputs) | run-time cross-check mismatches |\n");
+  std::printf(
+      "| function | type | inputs | max ULP error | at x | contract | constexpr vs run time (mismatches / inputs) | "
+      "run-time cross-check mismatches |\n");
   std::printf("|---|---|---:|---:|---|---:|---:|---:|\n");
   bool ok = true;
   for (const row& r : rows) {
@@ -122,7 +126,8 @@ int main() {
                 r.bound, r.ct_bad, r.ct_checked, r.array_bad);
     ok = ok && r.ct_bad == 0 && r.array_bad == 0;
   }
-  std::printf("\nRun-time cross-check: array overload vs scalar (exp, log, tanh); "
-              "constexpr software sqrt vs hardware sqrt (sqrt).\n");
+  std::printf(
+      "\nRun-time cross-check: array overload vs scalar (exp, log, tanh); "
+      "constexpr software sqrt vs hardware sqrt (sqrt).\n");
   return ok ? 0 : 1;
 }

@@ -47,7 +47,8 @@ struct causal_attention {
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
   static constexpr causal_attention from_linear(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
                                                 const matrix<U, R3, C3>& init_value, T init_dropout = T{}) noexcept {
-    return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query), detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
+    return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query),
+            detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
             detail::linear_weight_as_xw<T, d_in, d_out>(init_value), init_dropout};
   }
 
@@ -55,8 +56,10 @@ struct causal_attention {
   template <std::size_t N, std::size_t D>
   constexpr matrix<T, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
     detail::check_input<d_in, context_length, N, D>();
-    if constexpr (D == d_in) return detail::attn_weights<true>(matmul(x, W_query), matmul(x, W_key));
-    else return {};
+    if constexpr (D == d_in)
+      return detail::attn_weights<true>(matmul(x, W_query), matmul(x, W_key));
+    else
+      return {};
   }
 
   /// Evaluation mode (no dropout), one sequence: N x d_in -> N x d_out.
@@ -89,7 +92,8 @@ struct causal_attention {
     detail::check_input<d_in, context_length, N, D>();
     if constexpr (D == d_in)
       return detail::attend<true>(matmul(x, W_query), matmul(x, W_key), matmul(x, W_value), drop);
-    else return {};
+    else
+      return {};
   }
 };
 

@@ -80,8 +80,7 @@ template <class Op, class A, class B>
 constexpr void check_elementwise() noexcept {
   static_assert(element_types_equal<value_type_t<A>, value_type_t<B>>,
                 "element-wise a op b requires one element type; convert one operand with map()");
-  if constexpr (std::is_same_v<Op, multiplies_op> && matrix_type<A> && matrix_type<B> &&
-                cols_v<A> == rows_v<B>) {
+  if constexpr (std::is_same_v<Op, multiplies_op> && matrix_type<A> && matrix_type<B> && cols_v<A> == rows_v<B>) {
     static_assert(shapes_equal<shape_t<A>, shape_t<B>>,
                   "a * b is the element-wise product and requires equal shapes; for the matrix "
                   "product use matmul(a, b)");
@@ -163,30 +162,26 @@ constexpr M operator/(const M& m, value_type_t<M> s) noexcept {
 
 /// Compound assignment, element-wise or with a scalar.
 template <dense A, class B>
-  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
-constexpr A& operator+=(A& a, const B& b) noexcept {
+requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator+=(A& a, const B& b) noexcept {
   return a = a + b;
 }
 template <dense A, class B>
-  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
-constexpr A& operator-=(A& a, const B& b) noexcept {
+requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator-=(A& a, const B& b) noexcept {
   return a = a - b;
 }
 template <dense A, class B>
-  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
-constexpr A& operator*=(A& a, const B& b) noexcept {
+requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator*=(A& a, const B& b) noexcept {
   return a = a * b;
 }
 template <dense A, class B>
-  requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>)
-constexpr A& operator/=(A& a, const B& b) noexcept {
+requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator/=(A& a, const B& b) noexcept {
   return a = a / b;
 }
 
 /// True when every |a - b| <= tol (absolute tolerance; NaN never compares equal, equal
 /// infinities do).
 template <dense A, dense B>
-  requires same_shape<A, B>
+requires same_shape<A, B>
 constexpr bool approx_equal(const A& a, const B& b, value_type_t<A> tol) noexcept {
   for (std::size_t k = 0; k < A::size; ++k) {
     const auto x = a.elems[k];
@@ -202,7 +197,7 @@ constexpr bool approx_equal(const A& a, const B& b, value_type_t<A> tol) noexcep
 
 /// Largest |a - b| over all elements (NaN if an operand holds NaN; equal infinities differ by 0).
 template <dense A, dense B>
-  requires same_shape<A, B>
+requires same_shape<A, B>
 constexpr value_type_t<A> max_abs_diff(const A& a, const B& b) noexcept {
   value_type_t<A> worst{};
   for (std::size_t k = 0; k < A::size; ++k) {

@@ -95,8 +95,8 @@ constexpr rgb viridis(double t) noexcept {
   const auto k = std::min(static_cast<std::size_t>(t), std::size_t{9});
   const double f = t - static_cast<double>(k);
   const auto mix = [f](std::uint8_t a, std::uint8_t b) {
-    return static_cast<std::uint8_t>(static_cast<double>(a) +
-                                     (static_cast<double>(b) - static_cast<double>(a)) * f + 0.5);
+    return static_cast<std::uint8_t>(static_cast<double>(a) + (static_cast<double>(b) - static_cast<double>(a)) * f +
+                                     0.5);
   };
   const rgb lo = viridis_points[k], hi = viridis_points[k + 1];
   return {mix(lo.r, hi.r), mix(lo.g, hi.g), mix(lo.b, hi.b)};
@@ -233,8 +233,7 @@ inline std::string xml_escape(std::string_view s) {
         out += "&apos;";
         break;
       default: {
-        const bool allowed =
-            cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp != 0xfffe && cp != 0xffff);
+        const bool allowed = cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp != 0xfffe && cp != 0xffff);
         append_utf8(out, allowed ? cp : char32_t{0xfffd});
       }
     }
@@ -373,22 +372,21 @@ void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
   s += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" + h::px(width) + "\" height=\"" + h::px(height) +
        "\" fill=\"#ffffff\"/>\n";
   s += "<text class=\"title\" x=\"" + h::px(width / 2) + "\" y=\"" + h::px(pad + 20) +
-       "\" text-anchor=\"middle\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">" +
-       h::xml_escape(opts.title) + "</text>\n";
+       "\" text-anchor=\"middle\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">" + h::xml_escape(opts.title) +
+       "</text>\n";
   s += "<text class=\"axis\" x=\"" + h::px(grid_x + grid_w / 2) + "\" y=\"" + h::px(pad + title_h + 14) +
        "\" text-anchor=\"middle\" font-size=\"13\" font-style=\"italic\" fill=\"#555555\">" +
        h::xml_escape(opts.col_axis) + "</text>\n";
   const double row_axis_x = pad + 12, row_axis_y = grid_y + grid_h / 2;
-  s += "<text class=\"axis\" x=\"" + h::px(row_axis_x) + "\" y=\"" + h::px(row_axis_y) +
-       "\" transform=\"rotate(-90 " + h::px(row_axis_x) + ' ' + h::px(row_axis_y) +
+  s += "<text class=\"axis\" x=\"" + h::px(row_axis_x) + "\" y=\"" + h::px(row_axis_y) + "\" transform=\"rotate(-90 " +
+       h::px(row_axis_x) + ' ' + h::px(row_axis_y) +
        ")\" text-anchor=\"middle\" font-size=\"13\" font-style=\"italic\" fill=\"#555555\">" +
        h::xml_escape(opts.row_axis) + "</text>\n";
 
   for (std::size_t j = 0; j < C; ++j) {
     const double x = grid_x + cell * (static_cast<double>(j) + 0.5);
     const double y = grid_y - (slanted ? 6 : font * 0.6);
-    s += "<text class=\"col-label\" x=\"" + h::px(x) + "\" y=\"" + h::px(y) +
-         "\" font-size=\"13\" fill=\"#222222\"";
+    s += "<text class=\"col-label\" x=\"" + h::px(x) + "\" y=\"" + h::px(y) + "\" font-size=\"13\" fill=\"#222222\"";
     s += slanted ? " text-anchor=\"start\" transform=\"rotate(-45 " + h::px(x) + ' ' + h::px(y) + ")\">"
                  : std::string(" text-anchor=\"middle\">");
     s += h::xml_escape(col_labels[j]) + "</text>\n";
@@ -396,8 +394,7 @@ void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
   for (std::size_t i = 0; i < R; ++i) {
     const double y = grid_y + cell * (static_cast<double>(i) + 0.5) + font * 0.35;
     s += "<text class=\"row-label\" x=\"" + h::px(grid_x - 8) + "\" y=\"" + h::px(y) +
-         "\" text-anchor=\"end\" font-size=\"13\" fill=\"#222222\">" + h::xml_escape(row_labels[i]) +
-         "</text>\n";
+         "\" text-anchor=\"end\" font-size=\"13\" fill=\"#222222\">" + h::xml_escape(row_labels[i]) + "</text>\n";
   }
 
   for (std::size_t i = 0; i < R; ++i) {
@@ -407,16 +404,14 @@ void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
       const double x = grid_x + cell * static_cast<double>(j), y = grid_y + cell * static_cast<double>(i);
       const std::string text = h::value_text(v, opts.value_precision);
       s += "<rect class=\"cell\" x=\"" + h::px(x) + "\" y=\"" + h::px(y) + "\" width=\"" + h::px(cell) +
-           "\" height=\"" + h::px(cell) + "\" fill=\"" + h::hex(fill) +
-           "\" stroke=\"#ffffff\" stroke-width=\"1\">";
+           "\" height=\"" + h::px(cell) + "\" fill=\"" + h::hex(fill) + "\" stroke=\"#ffffff\" stroke-width=\"1\">";
       // A tooltip in browsers: which query looks at which key, and how much.
-      s += "<title>" + h::xml_escape(row_labels[i]) + " \u2192 " + h::xml_escape(col_labels[j]) + ": " +
-           text + "</title></rect>\n";
+      s += "<title>" + h::xml_escape(row_labels[i]) + " \u2192 " + h::xml_escape(col_labels[j]) + ": " + text +
+           "</title></rect>\n";
       if (values) {
-        s += "<text class=\"value\" x=\"" + h::px(x + cell / 2) + "\" y=\"" +
-             h::px(y + cell / 2 + value_font * 0.35) + "\" text-anchor=\"middle\" font-size=\"" +
-             h::px(value_font) + "\" fill=\"" + (h::is_light(fill) ? "#111111" : "#ffffff") + "\">" + text +
-             "</text>\n";
+        s += "<text class=\"value\" x=\"" + h::px(x + cell / 2) + "\" y=\"" + h::px(y + cell / 2 + value_font * 0.35) +
+             "\" text-anchor=\"middle\" font-size=\"" + h::px(value_font) + "\" fill=\"" +
+             (h::is_light(fill) ? "#111111" : "#ffffff") + "\">" + text + "</text>\n";
       }
     }
   }
@@ -426,8 +421,8 @@ void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
        "\" fill=\"url(#static-attention-scale)\" stroke=\"#888888\" stroke-width=\"0.5\"/>\n";
   for (std::size_t k = 0; k < ticks.size(); ++k) {
     const double y = grid_y + legend_h * (1.0 - static_cast<double>(k) / 4.0);
-    s += "<line class=\"legend-tick\" x1=\"" + h::px(legend_x + legend_w) + "\" y1=\"" + h::px(y) +
-         "\" x2=\"" + h::px(legend_x + legend_w + 4) + "\" y2=\"" + h::px(y) + "\" stroke=\"#555555\"/>\n";
+    s += "<line class=\"legend-tick\" x1=\"" + h::px(legend_x + legend_w) + "\" y1=\"" + h::px(y) + "\" x2=\"" +
+         h::px(legend_x + legend_w + 4) + "\" y2=\"" + h::px(y) + "\" stroke=\"#555555\"/>\n";
     s += "<text class=\"legend-label\" x=\"" + h::px(legend_x + legend_w + 7) + "\" y=\"" + h::px(y + 4) +
          "\" font-size=\"11\" fill=\"#222222\">" + ticks[k] + "</text>\n";
   }
@@ -474,8 +469,7 @@ void render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
         s += h::centered(text, col_w);
       } else if (color) {
         const h::rgb bg = h::viridis(sc.position(v));
-        s += h::ansi("48", bg) +
-             h::ansi("38", h::is_light(bg) ? h::rgb{0x11, 0x11, 0x11} : h::rgb{0xff, 0xff, 0xff}) +
+        s += h::ansi("48", bg) + h::ansi("38", h::is_light(bg) ? h::rgb{0x11, 0x11, 0x11} : h::rgb{0xff, 0xff, 0xff}) +
              h::centered(text, col_w) + "\x1b[0m";
       } else {
         for (std::size_t k = 0; k < col_w; ++k) s += h::shade(sc.position(v));

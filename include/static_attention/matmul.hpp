@@ -16,10 +16,9 @@ namespace static_attention {
 /// type, and for two tensors of one batch size. Use it to test a product without a hard error:
 /// `static_assert(!matmul_compatible<decltype(a), decltype(b)>);`
 template <class A, class B>
-concept matmul_compatible =
-    dense<A> && dense<B> && std::is_same_v<value_type_t<A>, value_type_t<B>> &&
+concept matmul_compatible = dense<A> && dense<B> && std::is_same_v<value_type_t<A>, value_type_t<B>> &&
     inner_dims_match<shape<rows_v<A>, cols_v<A>>, shape<rows_v<B>, cols_v<B>>> &&
-    (!tensor_type<A> || !tensor_type<B> || batch_v<A> == batch_v<B>) && (!tensor_type<B> || tensor_type<A>);
+    (!tensor_type<A> || !tensor_type<B> || batch_v<A> == batch_v<B>)&&(!tensor_type<B> || tensor_type<A>);
 
 namespace detail {
 // States the rule, with a likely fix where the shapes suggest one. The requirement printed by
@@ -39,8 +38,7 @@ constexpr void check_matmul_shapes() noexcept {
     static_assert(inner_dims_match<a, b>,
                   "matmul(a, b) requires cols(a) == rows(b); did you mean matmul(transpose(a), b)?");
   } else if constexpr (AR == BC) {
-    static_assert(inner_dims_match<a, b>,
-                  "matmul(a, b) requires cols(a) == rows(b); did you mean matmul(b, a)?");
+    static_assert(inner_dims_match<a, b>, "matmul(a, b) requires cols(a) == rows(b); did you mean matmul(b, a)?");
   } else {
     static_assert(inner_dims_match<a, b>, "matmul(a, b) requires cols(a) == rows(b)");
   }

@@ -76,13 +76,12 @@ struct matrix {
 
   /// Element-wise equality.
   friend constexpr bool operator==(const matrix&, const matrix&) = default;
-
 };
 
 /// `matrix m{{1.0, 2.0}, {3.0, 4.0}}` deduces `matrix<double, 2, 2>`.
 template <class T, std::size_t Cols, class... U>
-  requires(std::is_same_v<T, U> && ...)
-matrix(const T (&first)[Cols], const U (&... rest)[Cols]) -> matrix<T, 1 + sizeof...(U), Cols>;
+requires(std::is_same_v<T, U>&&...) matrix(const T (&first)[Cols], const U (&... rest)[Cols])
+->matrix<T, 1 + sizeof...(U), Cols>;
 
 /// A matrix with every element equal to `value`.
 template <class T, std::size_t Rows, std::size_t Cols>

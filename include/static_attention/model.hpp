@@ -91,7 +91,8 @@ struct shape_step {
 template <class... Layers, std::size_t N, std::size_t D>
 constexpr auto output_shape(const boost::hana::tuple<Layers...>&, boost::hana::basic_type<shape<N, D>>) noexcept {
   detail::check_chain<N, D, Layers...>();
-  return boost::hana::fold_left(boost::hana::tuple_t<Layers...>, boost::hana::type_c<shape<N, D>>, detail::shape_step{});
+  return boost::hana::fold_left(boost::hana::tuple_t<Layers...>, boost::hana::type_c<shape<N, D>>,
+                                detail::shape_step{});
 }
 
 /// Runs the model's layers in order on a sequence or a batch, with the same shape check.

@@ -35,8 +35,9 @@ struct attend_head {
   template <class Head>
   constexpr void operator()(Head) const noexcept {
     constexpr std::size_t offset = Head::value * HeadDim;
-    assign_cols<offset>(*context, attend<true>(slice_cols<offset, HeadDim>(*queries), slice_cols<offset, HeadDim>(*keys),
-                                               slice_cols<offset, HeadDim>(*values), *drop));
+    assign_cols<offset>(*context,
+                        attend<true>(slice_cols<offset, HeadDim>(*queries), slice_cols<offset, HeadDim>(*keys),
+                                     slice_cols<offset, HeadDim>(*values), *drop));
   }
 };
 
@@ -117,8 +118,10 @@ struct multi_head_attention {
   /// out_proj.weight) and out_proj.bias as 1 x d_out.
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3,
             std::size_t R4, std::size_t C4, std::size_t R5, std::size_t C5>
-  static constexpr multi_head_attention from_linear(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
-                                                    const matrix<U, R3, C3>& init_value, const matrix<U, R4, C4>& init_out,
+  static constexpr multi_head_attention from_linear(const matrix<U, R1, C1>& init_query,
+                                                    const matrix<U, R2, C2>& init_key,
+                                                    const matrix<U, R3, C3>& init_value,
+                                                    const matrix<U, R4, C4>& init_out,
                                                     const matrix<U, R5, C5>& init_bias, T init_dropout = T{}) noexcept {
     return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query),
             detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
@@ -176,7 +179,7 @@ struct multi_head_attention {
       const auto keys = matmul(x, W_key);
       const auto values = matmul(x, W_value);
       boost::hana::for_each(detail::head_indices<num_heads>, detail::attend_head<T, head_dim, N, d_out, Drop>{
-                                                                  &queries, &keys, &values, &context, &drop});
+                                                                 &queries, &keys, &values, &context, &drop});
     }
     matrix<T, N, d_out> out = matmul(context, W_out);
     for (std::size_t i = 0; i < N; ++i)

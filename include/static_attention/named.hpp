@@ -80,12 +80,13 @@ template <class A, class B>
 concept some_named = requires {
   typename detail::as_named_t<A>;
   typename detail::as_named_t<B>;
-} && (detail::is_named<A> || detail::is_named<B>);
+}
+&&(detail::is_named<A> || detail::is_named<B>);
 
 /// The matrix product with names: the inner names must agree; the result is named
 /// (rows of a) x (cols of b). Shapes follow matmul's rule as usual.
 template <class A, class B>
-  requires some_named<A, B>
+requires some_named<A, B>
 constexpr auto matmul(const A& a, const B& b) noexcept {
   using na = detail::as_named_t<A>;
   using nb = detail::as_named_t<B>;
@@ -124,22 +125,18 @@ constexpr auto named_elementwise(const A& a, const B& b) noexcept {
 
 /// Element-wise operations with names: each dimension's names must agree.
 template <class A, class B>
-  requires some_named<A, B>
-constexpr auto operator+(const A& a, const B& b) noexcept {
-  return detail::named_elementwise<detail::plus_op>(a, b);
-}
+requires some_named<A, B>
+constexpr auto operator+(const A& a, const B& b) noexcept { return detail::named_elementwise<detail::plus_op>(a, b); }
 template <class A, class B>
-  requires some_named<A, B>
-constexpr auto operator-(const A& a, const B& b) noexcept {
-  return detail::named_elementwise<detail::minus_op>(a, b);
-}
+requires some_named<A, B>
+constexpr auto operator-(const A& a, const B& b) noexcept { return detail::named_elementwise<detail::minus_op>(a, b); }
 template <class A, class B>
-  requires some_named<A, B>
+requires some_named<A, B>
 constexpr auto operator*(const A& a, const B& b) noexcept {
   return detail::named_elementwise<detail::multiplies_op>(a, b);
 }
 template <class A, class B>
-  requires some_named<A, B>
+requires some_named<A, B>
 constexpr auto operator/(const A& a, const B& b) noexcept {
   return detail::named_elementwise<detail::divides_op>(a, b);
 }

@@ -43,12 +43,12 @@ namespace static_attention {
 /// A matrix or tensor type that .npy data can be read into: elements float ('<f4') or double ('<f8').
 template <class M>
 concept npy_loadable = dense<M> && std::is_same_v<M, std::remove_cvref_t<M>> &&
-                       (std::is_same_v<value_type_t<M>, float> || std::is_same_v<value_type_t<M>, double>);
+    (std::is_same_v<value_type_t<M>, float> || std::is_same_v<value_type_t<M>, double>);
 
 namespace detail {
 
-static_assert(std::numeric_limits<float>::is_iec559 && sizeof(float) == 4 &&
-                  std::numeric_limits<double>::is_iec559 && sizeof(double) == 8,
+static_assert(std::numeric_limits<float>::is_iec559 && sizeof(float) == 4 && std::numeric_limits<double>::is_iec559 &&
+                  sizeof(double) == 8,
               "npy.hpp reads IEEE 754 binary32 and binary64 data into float and double");
 
 template <class T>
@@ -136,8 +136,7 @@ npy_result<M> parse_npy_as(std::span<const std::byte> bytes, const npy_context& 
   if (auto e = npy_check_layout(h, ctx)) return std::move(*e);
   if (!npy_shape_matches<M>(h.shape))
     return npy_fail(npy_errc::shape_mismatch, ctx, "found shape " + npy_shape_string(h.shape));
-  if (auto e = npy_check_data_size(bytes.size() - h.data_offset, M::size * sizeof(T), cut, ctx))
-    return std::move(*e);
+  if (auto e = npy_check_data_size(bytes.size() - h.data_offset, M::size * sizeof(T), cut, ctx)) return std::move(*e);
   // Everything is checked: decoding cannot fail from here on. Decode into the result itself, so
   // that a large matrix is not copied on the way out.
   npy_result<M> result(std::in_place);
@@ -189,8 +188,8 @@ npy_result<M> parse_npz(std::span<const std::byte> archive, std::string_view ent
 template <npy_loadable M>
 npy_result<M> load_npz(std::string_view path, std::string_view entry) {
   const std::string expected = "entry '" + std::string{entry} + "' as " + detail::npy_expectation<M>();
-  auto file = detail::read_file_bytes(std::string{path}, static_cast<std::size_t>(-1),
-                                      detail::npy_context{path, expected});
+  auto file =
+      detail::read_file_bytes(std::string{path}, static_cast<std::size_t>(-1), detail::npy_context{path, expected});
   if (!file) return file.error();
   return parse_npz<M>(file.value().bytes, entry, path);
 }

@@ -45,7 +45,8 @@ struct self_attention {
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
   static constexpr self_attention from_linear(const matrix<U, R1, C1>& init_query, const matrix<U, R2, C2>& init_key,
                                               const matrix<U, R3, C3>& init_value) noexcept {
-    return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query), detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
+    return {detail::linear_weight_as_xw<T, d_in, d_out>(init_query),
+            detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
             detail::linear_weight_as_xw<T, d_in, d_out>(init_value)};
   }
 
@@ -53,8 +54,10 @@ struct self_attention {
   template <std::size_t N, std::size_t D>
   constexpr matrix<T, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
     detail::check_input<d_in, no_context_limit, N, D>();
-    if constexpr (D == d_in) return detail::attn_weights<false>(matmul(x, W_query), matmul(x, W_key));
-    else return {};
+    if constexpr (D == d_in)
+      return detail::attn_weights<false>(matmul(x, W_query), matmul(x, W_key));
+    else
+      return {};
   }
 
   /// Context vectors for one sequence: N x d_in -> N x d_out.
@@ -63,7 +66,8 @@ struct self_attention {
     detail::check_input<d_in, no_context_limit, N, D>();
     if constexpr (D == d_in)
       return detail::attend<false>(matmul(x, W_query), matmul(x, W_key), matmul(x, W_value), detail::no_dropout{});
-    else return {};
+    else
+      return {};
   }
 
   /// Context vectors for a batch: B x N x d_in -> B x N x d_out.

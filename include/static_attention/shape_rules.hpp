@@ -43,7 +43,7 @@ constexpr bool all_rows_have(const std::size_t (&lengths)[sizeof...(Lengths)]) n
 }  // namespace detail
 template <std::size_t R, std::size_t C, std::size_t... Lengths>
 inline constexpr bool braced_rows_fit<shape<R, C>, braced_rows<Lengths...>> =
-    sizeof...(Lengths) == R && detail::all_rows_have<C, Lengths...>({Lengths...});
+    sizeof...(Lengths) == R&& detail::all_rows_have<C, Lengths...>({Lengths...});
 
 /// Element-wise operands have equal shapes.
 template <class A, class B>

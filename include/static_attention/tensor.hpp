@@ -44,7 +44,7 @@ struct tensor {
                   "tensor<T, B, N, D>{...} requires exactly B braced items of N rows of D values");
     if constexpr (braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>) {
       // An array of the items, not a fold expression: Clang limits folds to 256 operands.
-      const T (*const items_given[])[D] = {init_items...};
+      const T(*const items_given[])[D] = {init_items...};
       for (std::size_t b = 0; b < B; ++b)
         for (std::size_t i = 0; i < N; ++i)
           for (std::size_t j = 0; j < D; ++j) elems[(b * N + i) * D + j] = items_given[b][i][j];
@@ -78,7 +78,6 @@ struct tensor {
 
   /// Element-wise equality.
   friend constexpr bool operator==(const tensor&, const tensor&) = default;
-
 };
 
 /// Replaces batch item b of t with m.

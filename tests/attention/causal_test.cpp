@@ -16,8 +16,9 @@ using test_support::to_matrix;
 namespace {
 
 constexpr auto inputs = to_matrix<double, 6, 3>(ref::x);
-constexpr auto ca = sa::causal_attention<double, 3, 2, 6>::from_linear(
-    to_matrix<double, 2, 3>(ref::v2_w_query), to_matrix<double, 2, 3>(ref::v2_w_key), to_matrix<double, 2, 3>(ref::v2_w_value));
+constexpr auto ca = sa::causal_attention<double, 3, 2, 6>::from_linear(to_matrix<double, 2, 3>(ref::v2_w_query),
+                                                                       to_matrix<double, 2, 3>(ref::v2_w_key),
+                                                                       to_matrix<double, 2, 3>(ref::v2_w_value));
 
 constexpr bool weights_above_the_diagonal_are_exactly_zero() {
   const auto w = ca.attention_weights(inputs);
@@ -68,7 +69,8 @@ constexpr bool the_first_token_attends_only_to_itself() {
 constexpr bool mask_vocabulary() {
   constexpr double inf = std::numeric_limits<double>::infinity();
   const sa::matrix<double, 3, 3> scores{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
-  return sa::causal_mask<3>() == sa::matrix<bool, 3, 3>{{false, true, true}, {false, false, true}, {false, false, false}} &&
+  return sa::causal_mask<3>() ==
+             sa::matrix<bool, 3, 3>{{false, true, true}, {false, false, true}, {false, false, false}} &&
          sa::mask_future(scores) == sa::matrix<double, 3, 3>{{1, -inf, -inf}, {4, 5, -inf}, {7, 8, 9}} &&
          sa::tril(scores) == sa::matrix<double, 3, 3>{{1, 0, 0}, {4, 5, 0}, {7, 8, 9}} &&
          sa::masked_fill(scores, sa::causal_mask<3>(), 0.0) == sa::tril(scores);
@@ -90,8 +92,12 @@ constexpr bool shorter_sequences_fit_the_context_length() {
 TEST_CASE("masked weights: exactly 0 above the diagonal, positive below, rows sum to 1") {
   SA_CHECK_BOTH(weights_above_the_diagonal_are_exactly_zero());
 }
-TEST_CASE("-inf before softmax equals zeroing then renormalising") { SA_CHECK_BOTH(masking_equals_zeroing_then_renormalising()); }
+TEST_CASE("-inf before softmax equals zeroing then renormalising") {
+  SA_CHECK_BOTH(masking_equals_zeroing_then_renormalising());
+}
 TEST_CASE("changing a later token changes no earlier context vector") { SA_CHECK_BOTH(the_future_cannot_leak()); }
 TEST_CASE("the first token's context is its own value") { SA_CHECK_BOTH(the_first_token_attends_only_to_itself()); }
 TEST_CASE("causal_mask, mask_future, tril and masked_fill") { SA_CHECK_BOTH(mask_vocabulary()); }
-TEST_CASE("sequences up to the context length; prefixes agree") { SA_CHECK_BOTH(shorter_sequences_fit_the_context_length()); }
+TEST_CASE("sequences up to the context length; prefixes agree") {
+  SA_CHECK_BOTH(shorter_sequences_fit_the_context_length());
+}

@@ -19,14 +19,16 @@ constexpr auto batch = sa::stack(inputs, inputs);
 
 constexpr bool self_attention_v1() {
   // x @ W layout: three torch.rand(3, 2) parameters.
-  const sa::self_attention<float, 3, 2> sa_v1{to_matrix<float, 3, 2>(ref::v1_w_query), to_matrix<float, 3, 2>(ref::v1_w_key),
+  const sa::self_attention<float, 3, 2> sa_v1{to_matrix<float, 3, 2>(ref::v1_w_query),
+                                              to_matrix<float, 3, 2>(ref::v1_w_key),
                                               to_matrix<float, 3, 2>(ref::v1_w_value)};
   return sa::approx_equal(sa_v1.attention_weights(inputs), to_matrix<float, 6, 6>(ref::v1_attn_weights), tol) &&
          sa::approx_equal(sa_v1(inputs), to_matrix<float, 6, 2>(ref::v1_context), tol);
 }
 
-constexpr auto sa_v2 = sa::self_attention<float, 3, 2>::from_linear(
-    to_matrix<float, 2, 3>(ref::v2_w_query), to_matrix<float, 2, 3>(ref::v2_w_key), to_matrix<float, 2, 3>(ref::v2_w_value));
+constexpr auto sa_v2 = sa::self_attention<float, 3, 2>::from_linear(to_matrix<float, 2, 3>(ref::v2_w_query),
+                                                                    to_matrix<float, 2, 3>(ref::v2_w_key),
+                                                                    to_matrix<float, 2, 3>(ref::v2_w_value));
 
 constexpr bool self_attention_v2() {
   return sa::approx_equal(sa_v2.attention_weights(inputs), to_matrix<float, 6, 6>(ref::v2_attn_weights), tol) &&

@@ -77,9 +77,13 @@ constexpr bool modules_drop_only_in_training_mode() {
 
 }  // namespace
 
-TEST_CASE("the same seed gives the same mask; another seed another") { SA_CHECK_BOTH(same_seed_same_mask_other_seed_other_mask()); }
+TEST_CASE("the same seed gives the same mask; another seed another") {
+  SA_CHECK_BOTH(same_seed_same_mask_other_seed_other_mask());
+}
 TEST_CASE("kept values are scaled by 1/(1-p)") { SA_CHECK_BOTH(kept_values_are_scaled_by_one_over_keep()); }
 TEST_CASE("about 1 - p of the values are kept") { SA_CHECK_BOTH(keeps_about_one_minus_p()); }
 TEST_CASE("element k is kept when the k-th torch.rand draw is below 1 - p") { SA_CHECK_BOTH(mask_follows_the_draws()); }
 TEST_CASE("p = 0 draws nothing and changes nothing; p = 1 drops everything") { SA_CHECK_BOTH(p_zero_and_p_one()); }
-TEST_CASE("modules apply dropout only in training mode, ca(x, gen)") { SA_CHECK_BOTH(modules_drop_only_in_training_mode()); }
+TEST_CASE("modules apply dropout only in training mode, ca(x, gen)") {
+  SA_CHECK_BOTH(modules_drop_only_in_training_mode());
+}

@@ -38,8 +38,7 @@ constexpr bool heads_are_column_blocks_then_projection() {
   const auto wk = sa::linear_weight<double, 4, 6>(gen);
   const auto wv = sa::linear_weight<double, 4, 6>(gen);
   const auto out_proj = sa::linear<double, 6, 6>(gen);
-  const auto mha =
-      sa::multi_head_attention<double, 4, 6, 3>::from_linear(wq, wk, wv, out_proj.weight, out_proj.bias);
+  const auto mha = sa::multi_head_attention<double, 4, 6, 3>::from_linear(wq, wk, wv, out_proj.weight, out_proj.bias);
   static_assert(decltype(mha)::head_dim == 2);
   const auto head = [&](auto offset) {
     auto rows = [&](const auto& w) { return sa::transpose(sa::slice_cols<offset, 2>(sa::transpose(w))); };
@@ -50,9 +49,12 @@ constexpr bool heads_are_column_blocks_then_projection() {
   for (std::size_t i = 0; i < 5; ++i)
     for (std::size_t j = 0; j < 6; ++j) expected(i, j) += out_proj.bias(0, j);
   const auto weights = mha.attention_weights(inputs);
-  return sa::approx_equal(mha(inputs), expected, 1e-15) && weights[0] == sa::causal_attention<double, 4, 2>::from_linear(
-      sa::transpose(sa::slice_cols<0, 2>(sa::transpose(wq))), sa::transpose(sa::slice_cols<0, 2>(sa::transpose(wk))),
-      sa::transpose(sa::slice_cols<0, 2>(sa::transpose(wv)))).attention_weights(inputs);
+  return sa::approx_equal(mha(inputs), expected, 1e-15) &&
+         weights[0] ==
+             sa::causal_attention<double, 4, 2>::from_linear(sa::transpose(sa::slice_cols<0, 2>(sa::transpose(wq))),
+                                                             sa::transpose(sa::slice_cols<0, 2>(sa::transpose(wk))),
+                                                             sa::transpose(sa::slice_cols<0, 2>(sa::transpose(wv))))
+                 .attention_weights(inputs);
 }
 
 constexpr bool wrapper_concatenates_its_heads() {

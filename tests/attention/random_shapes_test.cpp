@@ -29,8 +29,10 @@ constexpr agreement agrees_with_torch() {
   constexpr bool is_float = sizeof(T) == sizeof(float);
   constexpr T tol = is_float ? T(1e-6) : T(1e-12);
   const auto& expected = [](const auto& f64, const auto& f32) -> const auto& {
-    if constexpr (is_float) return f32;
-    else return f64;
+    if constexpr (is_float)
+      return f32;
+    else
+      return f64;
   };
   const auto x = to_tensor<T, B, N, d_in>(Case::x);
   const auto wq = to_matrix<T, d_out, d_in>(Case::wq);
@@ -41,8 +43,10 @@ constexpr agreement agrees_with_torch() {
   const auto mha = sa::multi_head_attention<T, d_in, d_out, Case::heads>::from_linear(
       wq, wk, wv, to_matrix<T, d_out, d_out>(Case::w_out), to_matrix<T, 1, d_out>(Case::b_out));
   return {
-      sa::approx_equal(sa::context_vectors(x), to_tensor<T, B, N, d_in>(expected(Case::simplified, Case::simplified_f32)), tol),
-      sa::approx_equal(self_attn(x), to_tensor<T, B, N, d_out>(expected(Case::self_attention, Case::self_attention_f32)), tol),
+      sa::approx_equal(sa::context_vectors(x),
+                       to_tensor<T, B, N, d_in>(expected(Case::simplified, Case::simplified_f32)), tol),
+      sa::approx_equal(self_attn(x),
+                       to_tensor<T, B, N, d_out>(expected(Case::self_attention, Case::self_attention_f32)), tol),
       sa::approx_equal(causal(x), to_tensor<T, B, N, d_out>(expected(Case::causal, Case::causal_f32)), tol),
       sa::approx_equal(mha(x), to_tensor<T, B, N, d_out>(expected(Case::mha, Case::mha_f32)), tol),
   };

@@ -13,7 +13,7 @@ int main() {
 #else
   // [snippet:wrong]
   constexpr auto attn_scores = static_attention::matmul(inputs, inputs);  // (6x3) . (6x3)
-  // [/snippet]
+                                                                          // [/snippet]
 #endif
   return static_cast<int>(attn_scores(0, 0));
 }

@@ -1,6 +1,7 @@
 // A model whose third layer takes 6 features where the second gives 8.
 // expect: error: static assertion failed.*model: each layer takes N x in_features
-// expect: layer_input_fits<(static_attention::)?layer_index<2>, (static_attention::)?shape<6, 8>, (static_attention::)?shape<6, 6> ?>
+// expect: layer_input_fits<(static_attention::)?layer_index<2>, (static_attention::)?shape<6, 8>,
+// (static_attention::)?shape<6, 6> ?>
 #include <boost/hana/type.hpp>
 
 #include <static_attention/linear_layer.hpp>

@@ -15,8 +15,9 @@ int main() {
   // [/snippet]
 #else
   // [snippet:wrong]
-  constexpr auto attn_scores = sa::matmul(queries, keys);  // 6x6 . 6x6 fits, (tokens x d_out) . (tokens x d_out) does not
-  // [/snippet]
+  constexpr auto attn_scores =
+      sa::matmul(queries, keys);  // 6x6 . 6x6 fits, (tokens x d_out) . (tokens x d_out) does not
+                                  // [/snippet]
 #endif
   return static_cast<int>(attn_scores.value(0, 0));
 }

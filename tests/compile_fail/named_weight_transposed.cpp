@@ -16,7 +16,7 @@ int main() {
 #else
   // [snippet:wrong]
   constexpr auto queries = sa::matmul(x, sa::transpose(W_query));  // rows and columns of W_query mixed up
-  // [/snippet]
+                                                                   // [/snippet]
 #endif
   return static_cast<int>(queries.value(0, 0));
 }

@@ -46,7 +46,9 @@ constexpr bool factories() {
 
 }  // namespace
 
-TEST_CASE("stack(a, b) builds a batch in order; t[b] reads it back") { SA_CHECK_BOTH(stack_orders_items_and_elements()); }
+TEST_CASE("stack(a, b) builds a batch in order; t[b] reads it back") {
+  SA_CHECK_BOTH(stack_orders_items_and_elements());
+}
 TEST_CASE("nested braces equal stack") { SA_CHECK_BOTH(braces_match_stack()); }
 TEST_CASE("set_item") { SA_CHECK_BOTH(set_item_replaces_one_item()); }
 TEST_CASE("transpose, sum and max act on each batch item") { SA_CHECK_BOTH(transpose_and_reductions_act_per_item()); }

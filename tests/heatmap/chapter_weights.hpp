@@ -13,7 +13,6 @@ inline constexpr static_attention::matrix<double, 6, 6> chapter_weights{
     {0.1390, 0.2369, 0.2326, 0.1242, 0.1108, 0.1565}, {0.1435, 0.2074, 0.2046, 0.1462, 0.1263, 0.1720},
     {0.1526, 0.1958, 0.1975, 0.1367, 0.1879, 0.1295}, {0.1385, 0.2184, 0.2128, 0.1420, 0.0988, 0.1896}};
 
-inline constexpr std::array<std::string_view, 6> chapter_tokens{"Your", "journey", "starts",
-                                                                "with", "one",     "step"};
+inline constexpr std::array<std::string_view, 6> chapter_tokens{"Your", "journey", "starts", "with", "one", "step"};
 
 }  // namespace heatmap_test

@@ -21,8 +21,7 @@ namespace {
 
 std::size_t count(std::string_view text, std::string_view what) {
   std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string_view::npos; at = text.find(what, at + what.size()))
-    ++n;
+  for (std::size_t at = text.find(what); at != std::string_view::npos; at = text.find(what, at + what.size())) ++n;
   return n;
 }
 
@@ -54,10 +53,8 @@ std::string shade_cells(std::initializer_list<int> levels) {
 }  // namespace
 
 TEST_CASE("the SVG of the chapter's weights has one cell, one value and two labels per token") {
-  const std::string svg =
-      svg_of(chapter_weights, chapter_tokens, sa::svg_heatmap_options{.title = "Chapter 3"});
-  CHECK(svg.starts_with(
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  const std::string svg = svg_of(chapter_weights, chapter_tokens, sa::svg_heatmap_options{.title = "Chapter 3"});
+  CHECK(svg.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""));
   CHECK(svg.ends_with("</svg>\n"));
   // Background, 36 cells and the legend's bar.
   CHECK(count(svg, "<rect") == 1 + 36 + 1);
@@ -124,8 +121,7 @@ TEST_CASE("masked scores (-inf) get a grey cell and a minus infinity") {
 TEST_CASE("scale_min and scale_max fix the colour scale") {
   const std::string svg =
       svg_of(chapter_weights, chapter_tokens, sa::svg_heatmap_options{.scale_min = 0.0, .scale_max = 1.0});
-  for (const std::string_view tick :
-       {">0.00</text>", ">0.25</text>", ">0.50</text>", ">0.75</text>", ">1.00</text>"})
+  for (const std::string_view tick : {">0.00</text>", ">0.25</text>", ">0.50</text>", ">0.75</text>", ">1.00</text>"})
     CHECK(count(svg, tick) == 1);
   CHECK(count(svg, "fill=\"#fde725\"") == 0);  // no weight comes near 1
 }

@@ -14,8 +14,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   // The chapter's tokens, three of them spelled to exercise escaping and non-ASCII text.
-  constexpr std::array<std::string_view, 6> tokens{"Your",           "<journey>", "starts",
-                                                   "with & \"one\"", "one",       "st\u00e9p"};
+  constexpr std::array<std::string_view, 6> tokens{"Your", "<journey>", "starts", "with & \"one\"", "one", "st\u00e9p"};
   std::ofstream out(argv[1]);
   static_attention::write_svg_heatmap(out, heatmap_test::chapter_weights, tokens,
                                       {.title = "Simplified self-attention weights <test>"});

@@ -22,16 +22,16 @@ namespace sa = static_attention;
 // The hostile globals.
 int x, y, z, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w;
 int dropout, dropout_p, w_query, w_key, w_value, w_out, b_out, row_values, items, init;
-int item, elem, value, next, head, heads, offset, gen, lhs, rhs, scalar, text, labels, label, weights, queries,
-    keys, values, context, drop, out, result, total, acc, scores, mask, bias, weight, state, layer, shape, tol,
-    os, opts, options, rows, cols, row, col, size, first, rest, cell, color, width, height, line, digits;
+int item, elem, value, next, head, heads, offset, gen, lhs, rhs, scalar, text, labels, label, weights, queries, keys,
+    values, context, drop, out, result, total, acc, scores, mask, bias, weight, state, layer, shape, tol, os, opts,
+    options, rows, cols, row, col, size, first, rest, cell, color, width, height, line, digits;
 #ifndef SA_HYGIENE_FMT
 int index;  // with {fmt}, <strings.h> comes in and declares the POSIX function index()
 #endif
 // Names the I/O headers (print.hpp, heatmap.hpp, fmt.hpp) give their parameters and locals.
-int data, dims, dim, indent, printer, any, lo, hi, wide_range, precision, range, count, separator, put,
-    per_line, on_line, room, element_length, for_each_shown, sc, colors, font, pad, widest, slanted,
-    row_labels, col_labels, ticks, fill, bg, shade, shades, ansi, row_w, col_w, env, cp, len, it, ctx, sh;
+int data, dims, dim, indent, printer, any, lo, hi, wide_range, precision, range, count, separator, put, per_line,
+    on_line, room, element_length, for_each_shown, sc, colors, font, pad, widest, slanted, row_labels, col_labels,
+    ticks, fill, bg, shade, shades, ansi, row_w, col_w, env, cp, len, it, ctx, sh;
 
 void use_everything() {
   constexpr sa::matrix<float, 4, 3> inputs{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {1, 0, 1}};
@@ -55,7 +55,8 @@ void use_everything() {
 
   const auto attn = sa::self_attention<float, 3, 4>::from_linear(wq, wq, wq);
   const auto causal = sa::causal_attention<float, 3, 4>::from_linear(wq, wq, wq, 0.1f);
-  const auto mha = sa::multi_head_attention<float, 3, 4, 2>::from_linear(wq, wq, wq, out_proj.weight, out_proj.bias, 0.1f);
+  const auto mha =
+      sa::multi_head_attention<float, 3, 4, 2>::from_linear(wq, wq, wq, out_proj.weight, out_proj.bias, 0.1f);
   (void)attn(batch);
   (void)causal(batch);
   (void)causal(batch, rng);
@@ -95,18 +96,16 @@ void use_everything() {
   sa::write_svg_heatmap(stream, attn_w, tokens);
   sa::write_svg_heatmap(stream, attn_w, tokens, {.title = "t", .scale_min = 0.0, .scale_max = 1.0});
   sa::write_svg_heatmap(stream, inputs, tokens, features);
-  sa::write_svg_heatmap(stream, doubles, std::array<std::string_view, 2>{"p", "q"},
-                        std::array<std::string_view, 2>{"r", "s"},
-                        {.row_axis = "rows", .col_axis = "cols", .show_values = false, .value_precision = 3,
-                         .cell_size = 20});
+  sa::write_svg_heatmap(
+      stream, doubles, std::array<std::string_view, 2>{"p", "q"}, std::array<std::string_view, 2>{"r", "s"},
+      {.row_axis = "rows", .col_axis = "cols", .show_values = false, .value_precision = 3, .cell_size = 20});
   sa::render_terminal(stream, attn_w, tokens);
   sa::render_terminal(stream, attn_w, tokens, sa::terminal_colors::shades);
   sa::render_terminal(stream, attn_w, tokens, sa::terminal_colors::truecolor);
   sa::render_terminal(stream, inputs, tokens, features);
-  sa::render_terminal(stream, ints, std::array<std::string_view, 2>{"p", "q"},
-                      std::array<std::string_view, 2>{"r", "s"},
-                      {.colors = sa::terminal_colors::truecolor, .scale_min = 0.0, .scale_max = 1.0,
-                       .value_precision = 1});
+  sa::render_terminal(
+      stream, ints, std::array<std::string_view, 2>{"p", "q"}, std::array<std::string_view, 2>{"r", "s"},
+      {.colors = sa::terminal_colors::truecolor, .scale_min = 0.0, .scale_max = 1.0, .value_precision = 1});
 }
 
 int main() { use_everything(); }

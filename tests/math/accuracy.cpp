@@ -67,8 +67,7 @@ TEST_CASE("math: the constexpr software sqrt equals the hardware sqrt, bit for b
       ++mismatches;
     }
     const auto xf = static_cast<float>(sa_math_test::random_bits<float>(r, 254U, false));
-    const auto soft_f =
-        static_cast<float>(static_attention::detail::math::sqrt_soft_positive(static_cast<double>(xf)));
+    const auto soft_f = static_cast<float>(static_attention::detail::math::sqrt_soft_positive(static_cast<double>(xf)));
     if (xf > 0.0f && sa_math_test::bits_of(soft_f) != sa_math_test::bits_of(std::sqrt(xf))) {
       ++mismatches;
     }

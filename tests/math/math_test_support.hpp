@@ -59,10 +59,14 @@ template <class T>
 constexpr double range_lo(fn f) {
   constexpr bool d = std::is_same_v<T, double>;
   switch (f) {
-    case fn::exp: return d ? -746.0 : -104.0;
-    case fn::log: return 0.0;
-    case fn::sqrt: return 0.0;
-    case fn::tanh: return d ? -23.0 : -11.0;
+    case fn::exp:
+      return d ? -746.0 : -104.0;
+    case fn::log:
+      return 0.0;
+    case fn::sqrt:
+      return 0.0;
+    case fn::tanh:
+      return d ? -23.0 : -11.0;
   }
   return 0.0;
 }
@@ -70,10 +74,14 @@ template <class T>
 constexpr double range_hi(fn f) {
   constexpr bool d = std::is_same_v<T, double>;
   switch (f) {
-    case fn::exp: return d ? 710.0 : 89.0;
-    case fn::log: return 4.0;
-    case fn::sqrt: return 1e6;
-    case fn::tanh: return d ? 23.0 : 11.0;
+    case fn::exp:
+      return d ? 710.0 : 89.0;
+    case fn::log:
+      return 4.0;
+    case fn::sqrt:
+      return 1e6;
+    case fn::tanh:
+      return d ? 23.0 : 11.0;
   }
   return 0.0;
 }
@@ -89,10 +97,13 @@ constexpr T sample_input(rng& r, fn f, std::size_t i) {
   const unsigned bias = d ? 1023U : 127U;
   const unsigned full = d ? 2046U : 254U;
   switch (f) {
-    case fn::exp: return random_bits<T>(r, bias + (d ? 10U : 7U), true);
-    case fn::tanh: return random_bits<T>(r, bias + 5U, true);
+    case fn::exp:
+      return random_bits<T>(r, bias + (d ? 10U : 7U), true);
+    case fn::tanh:
+      return random_bits<T>(r, bias + 5U, true);
     case fn::log:
-    case fn::sqrt: return random_bits<T>(r, full, false);
+    case fn::sqrt:
+      return random_bits<T>(r, full, false);
   }
   return T{};
 }
@@ -101,9 +112,21 @@ constexpr T sample_input(rng& r, fn f, std::size_t i) {
 template <class T>
 constexpr std::array<T, 16> edge_inputs() {
   using L = std::numeric_limits<T>;
-  return {T{0},           -T{0},         L::infinity(),     -L::infinity(), L::quiet_NaN(),
-          -L::quiet_NaN(), L::denorm_min(), -L::denorm_min(), L::min(),       L::max(),
-          -L::max(),       T{1},          -T{1},             T{0.5},         T{2},
+  return {T{0},
+          -T{0},
+          L::infinity(),
+          -L::infinity(),
+          L::quiet_NaN(),
+          -L::quiet_NaN(),
+          L::denorm_min(),
+          -L::denorm_min(),
+          L::min(),
+          L::max(),
+          -L::max(),
+          T{1},
+          -T{1},
+          T{0.5},
+          T{2},
           L::epsilon()};
 }
 
@@ -111,10 +134,14 @@ template <class T>
 constexpr T apply(fn f, T x) {
   namespace sa = static_attention;
   switch (f) {
-    case fn::exp: return sa::exp(x);
-    case fn::log: return sa::log(x);
-    case fn::sqrt: return sa::sqrt(x);
-    case fn::tanh: return sa::tanh(x);
+    case fn::exp:
+      return sa::exp(x);
+    case fn::log:
+      return sa::log(x);
+    case fn::sqrt:
+      return sa::sqrt(x);
+    case fn::tanh:
+      return sa::tanh(x);
   }
   return x;
 }
@@ -177,10 +204,14 @@ std::uint64_t ulp_distance(T a, T b) {
 // The long double reference of each function.
 inline long double reference(fn f, long double x) {
   switch (f) {
-    case fn::exp: return std::exp(x);
-    case fn::log: return std::log(x);
-    case fn::sqrt: return std::sqrt(x);
-    case fn::tanh: return std::tanh(x);
+    case fn::exp:
+      return std::exp(x);
+    case fn::log:
+      return std::log(x);
+    case fn::sqrt:
+      return std::sqrt(x);
+    case fn::tanh:
+      return std::tanh(x);
   }
   return x;
 }

@@ -40,8 +40,7 @@ constexpr bool exp_specials() {
          // overflow to +inf, underflow to +0, subnormal results in between
          same(sa::exp(d ? T(710) : T(89)), inf<T>) && same(sa::exp(std::numeric_limits<T>::max()), inf<T>) &&
          same(sa::exp(d ? T(-746) : T(-104)), T{0}) && same(sa::exp(-std::numeric_limits<T>::max()), T{0}) &&
-         sa::exp(d ? T(-740) : T(-100)) > T{0} &&
-         sa::exp(d ? T(-740) : T(-100)) < std::numeric_limits<T>::min() &&
+         sa::exp(d ? T(-740) : T(-100)) > T{0} && sa::exp(d ? T(-740) : T(-100)) < std::numeric_limits<T>::min() &&
          sa::exp(d ? T(709.7) : T(88.7)) < inf<T>;
 }
 
@@ -51,8 +50,8 @@ constexpr bool log_specials() {
          same(sa::log(inf<T>), inf<T>) && is_nan(sa::log(-inf<T>)) && is_nan(sa::log(T{-1})) &&
          is_nan(sa::log(-tiny<T>)) && is_nan(sa::log(qnan<T>)) &&
          // subnormal input: log(2^-1074) = -744.44..., log(2^-149) = -103.28...
-         sa::log(tiny<T>) < T(-100) && sa::log(tiny<T>) > T(-745) &&
-         sa::log(std::numeric_limits<T>::max()) > T(88) && sa::log(std::numeric_limits<T>::max()) < inf<T>;
+         sa::log(tiny<T>) < T(-100) && sa::log(tiny<T>) > T(-745) && sa::log(std::numeric_limits<T>::max()) > T(88) &&
+         sa::log(std::numeric_limits<T>::max()) < inf<T>;
 }
 
 template <class T>
@@ -120,6 +119,5 @@ TEST_CASE("math: tanh special values and shape (constexpr and run time)") {
 TEST_CASE("math: NaN payloads survive (constexpr and run time)") { SA_CHECK_BOTH(nan_payload_kept()); }
 
 TEST_CASE("math: the functions are noexcept") {
-  static_assert(noexcept(sa::exp(1.0)) && noexcept(sa::log(1.0f)) && noexcept(sa::sqrt(1.0)) &&
-                noexcept(sa::tanh(1.0f)));
+  static_assert(noexcept(sa::exp(1.0))&& noexcept(sa::log(1.0f))&& noexcept(sa::sqrt(1.0))&& noexcept(sa::tanh(1.0f)));
 }

@@ -79,7 +79,8 @@ TEST_CASE("shape mismatch names both shapes") {
 TEST_CASE("bad magic, and inputs too short for the preamble") {
   auto bytes = make_npy(1, numpy_header(), 24);
   bytes[5] = std::byte{'X'};
-  check_error(parse(bytes), errc::bad_magic, {"crafted.npy", m32_expected, "0x93 0x4e 0x55 0x4d 0x50 0x58", "not a .npy file"});
+  check_error(parse(bytes), errc::bad_magic,
+              {"crafted.npy", m32_expected, "0x93 0x4e 0x55 0x4d 0x50 0x58", "not a .npy file"});
   check_error(sa::load_npy<m32>(fixture("weights.npz")), errc::bad_magic, {"0x50 0x4b 0x03 0x04"});
   check_error(parse({}), errc::truncated_header, {"ends after 0 bytes"});
   const auto full = make_npy(1, numpy_header(), 24);
@@ -166,7 +167,8 @@ TEST_CASE("missing, repeated and unknown keys") {
 }
 
 TEST_CASE("the data must be exactly as long as shape and dtype say") {
-  check_error(parse(make_npy(1, numpy_header(), 23)), errc::truncated_data, {m32_expected, "found 23 of the 24 data bytes"});
+  check_error(parse(make_npy(1, numpy_header(), 23)), errc::truncated_data,
+              {m32_expected, "found 23 of the 24 data bytes"});
   check_error(parse(make_npy(1, numpy_header(), 0)), errc::truncated_data, {"found 0 of the 24"});
   check_error(parse(make_npy(1, numpy_header(), 25)), errc::trailing_bytes, {"found 1 bytes after the 24 data bytes"});
   // Through a file, a long tail is reported without reading it all.

@@ -15,7 +15,9 @@ static_assert(sa::npy_loadable<sa::matrix<float, 3, 2>> && sa::npy_loadable<sa::
 static_assert(!sa::npy_loadable<sa::matrix<int, 3, 2>> && !sa::npy_loadable<sa::matrix<long double, 3, 2>>);
 static_assert(!sa::npy_loadable<const sa::matrix<float, 3, 2>> && !sa::npy_loadable<float>);
 template <class M>
-concept can_load = requires { sa::load_npy<M>("w.npy"); };
+concept can_load = requires {
+  sa::load_npy<M>("w.npy");
+};
 static_assert(can_load<sa::matrix<float, 3, 2>> && !can_load<sa::matrix<int, 3, 2>>);
 
 TEST_CASE("version 1.0 float32 and float64 load bit-exactly") {

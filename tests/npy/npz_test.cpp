@@ -87,8 +87,9 @@ TEST_CASE("compressed archives (np.savez_compressed) are refused with advice") {
 }
 
 TEST_CASE("missing entries list what the archive holds") {
-  check_error(sa::load_npz<m23>(fixture("weights.npz"), "W_value"), errc::zip_entry_not_found,
-              {"weights.npz", "entry 'W_value' as matrix<float, 2, 3>", "'W_query.npy', 'W_key.npy', 'bias.npy', 'W_f8.npy'"});
+  check_error(
+      sa::load_npz<m23>(fixture("weights.npz"), "W_value"), errc::zip_entry_not_found,
+      {"weights.npz", "entry 'W_value' as matrix<float, 2, 3>", "'W_query.npy', 'W_key.npy', 'bias.npy', 'W_f8.npy'"});
   check_error(sa::load_npz<m23>(fixture("weights.npz"), "W_quer"), errc::zip_entry_not_found, {});
   check_error(sa::load_npz<m23>(fixture("weights.npz"), "W_query.npy.npy"), errc::zip_entry_not_found, {});
   // The smallest valid ZIP: an end record and nothing else.

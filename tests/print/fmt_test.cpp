@@ -16,8 +16,7 @@ TEST_CASE("fmt::format prints a matrix as to_string does") {
 TEST_CASE("fmt::format's precision is torch's precision") {
   const sa::tensor<double, 2, 1, 2> t{{{0.5, 0.25}}, {{1.0 / 3.0, 2.0}}};
   CHECK(fmt::format("{:.2}", t) == sa::to_string(t, {.precision = 2}));
-  CHECK(fmt::format("{:.2}", t) ==
-        "tensor([[[0.50, 0.25]],\n\n        [[0.33, 2.00]]], dtype=torch.float64)");
+  CHECK(fmt::format("{:.2}", t) == "tensor([[[0.50, 0.25]],\n\n        [[0.33, 2.00]]], dtype=torch.float64)");
 }
 
 TEST_CASE("ranges of matrices format each matrix as a tensor") {

@@ -73,31 +73,31 @@ constexpr bool rand_matches_torch_0() {
 
 constexpr bool rand_float_matches_torch() {
   using T = float;
-  return rand_matches_torch_0<T>() &&
-         rand_matches<T, 3, 2>(123, ref::rand_f32_123_3x2) && rand_matches<T, 1, 1>(123, ref::rand_f32_123_1x1) &&
-         rand_matches<T, 7, 5>(123, ref::rand_f32_123_7x5) && rand_matches<T, 6, 3>(123, ref::rand_f32_123_6x3) &&
-         rand_matches<T, 3, 2>(789, ref::rand_f32_789_3x2) && rand_matches<T, 1, 1>(789, ref::rand_f32_789_1x1) &&
-         rand_matches<T, 7, 5>(789, ref::rand_f32_789_7x5) && rand_matches<T, 6, 3>(789, ref::rand_f32_789_6x3) &&
-         rand_matches<T, 3, 2>(2024, ref::rand_f32_2024_3x2) && rand_matches<T, 1, 1>(2024, ref::rand_f32_2024_1x1) &&
-         rand_matches<T, 7, 5>(2024, ref::rand_f32_2024_7x5) && rand_matches<T, 6, 3>(2024, ref::rand_f32_2024_6x3);
+  return rand_matches_torch_0<T>() && rand_matches<T, 3, 2>(123, ref::rand_f32_123_3x2) &&
+         rand_matches<T, 1, 1>(123, ref::rand_f32_123_1x1) && rand_matches<T, 7, 5>(123, ref::rand_f32_123_7x5) &&
+         rand_matches<T, 6, 3>(123, ref::rand_f32_123_6x3) && rand_matches<T, 3, 2>(789, ref::rand_f32_789_3x2) &&
+         rand_matches<T, 1, 1>(789, ref::rand_f32_789_1x1) && rand_matches<T, 7, 5>(789, ref::rand_f32_789_7x5) &&
+         rand_matches<T, 6, 3>(789, ref::rand_f32_789_6x3) && rand_matches<T, 3, 2>(2024, ref::rand_f32_2024_3x2) &&
+         rand_matches<T, 1, 1>(2024, ref::rand_f32_2024_1x1) && rand_matches<T, 7, 5>(2024, ref::rand_f32_2024_7x5) &&
+         rand_matches<T, 6, 3>(2024, ref::rand_f32_2024_6x3);
 }
 
 constexpr bool rand_double_matches_torch() {
   using T = double;
-  return rand_matches_torch_0<T>() &&
-         rand_matches<T, 3, 2>(123, ref::rand_f64_123_3x2) && rand_matches<T, 1, 1>(123, ref::rand_f64_123_1x1) &&
-         rand_matches<T, 7, 5>(123, ref::rand_f64_123_7x5) && rand_matches<T, 6, 3>(123, ref::rand_f64_123_6x3) &&
-         rand_matches<T, 3, 2>(789, ref::rand_f64_789_3x2) && rand_matches<T, 1, 1>(789, ref::rand_f64_789_1x1) &&
-         rand_matches<T, 7, 5>(789, ref::rand_f64_789_7x5) && rand_matches<T, 6, 3>(789, ref::rand_f64_789_6x3) &&
-         rand_matches<T, 3, 2>(2024, ref::rand_f64_2024_3x2) && rand_matches<T, 1, 1>(2024, ref::rand_f64_2024_1x1) &&
-         rand_matches<T, 7, 5>(2024, ref::rand_f64_2024_7x5) && rand_matches<T, 6, 3>(2024, ref::rand_f64_2024_6x3);
+  return rand_matches_torch_0<T>() && rand_matches<T, 3, 2>(123, ref::rand_f64_123_3x2) &&
+         rand_matches<T, 1, 1>(123, ref::rand_f64_123_1x1) && rand_matches<T, 7, 5>(123, ref::rand_f64_123_7x5) &&
+         rand_matches<T, 6, 3>(123, ref::rand_f64_123_6x3) && rand_matches<T, 3, 2>(789, ref::rand_f64_789_3x2) &&
+         rand_matches<T, 1, 1>(789, ref::rand_f64_789_1x1) && rand_matches<T, 7, 5>(789, ref::rand_f64_789_7x5) &&
+         rand_matches<T, 6, 3>(789, ref::rand_f64_789_6x3) && rand_matches<T, 3, 2>(2024, ref::rand_f64_2024_3x2) &&
+         rand_matches<T, 1, 1>(2024, ref::rand_f64_2024_1x1) && rand_matches<T, 7, 5>(2024, ref::rand_f64_2024_7x5) &&
+         rand_matches<T, 6, 3>(2024, ref::rand_f64_2024_6x3);
 }
 
 // The chapter's SelfAttention_v1 draws three torch.rand(3, 2) in a row after seed 123; a
 // tensor draw continues the same stream.
 template <class T>
-constexpr bool consecutive_draws_continue_the_stream(const double (&q)[6], const double (&k)[6],
-                                                     const double (&v)[6], const double (&t)[24]) {
+constexpr bool consecutive_draws_continue_the_stream(const double (&q)[6], const double (&k)[6], const double (&v)[6],
+                                                     const double (&t)[24]) {
   sa::torch_generator gen{123};
   const auto w_query = sa::rand<T, 3, 2>(gen);
   const auto w_key = sa::rand<T, 3, 2>(gen);

@@ -27,11 +27,11 @@ constexpr bool linear_matches(std::uint64_t seed, const double (&weight)[Out * I
          b == p.bias;
 }
 
-#define SA_LINEAR_CASES(T, dt, seed)                                                                         \
-  (linear_matches<T, 3, 2>(seed, ref::linear_##dt##_##seed##_3x2_weight, ref::linear_##dt##_##seed##_3x2_bias) && \
-   linear_matches<T, 1, 1>(seed, ref::linear_##dt##_##seed##_1x1_weight, ref::linear_##dt##_##seed##_1x1_bias) && \
-   linear_matches<T, 2, 2>(seed, ref::linear_##dt##_##seed##_2x2_weight, ref::linear_##dt##_##seed##_2x2_bias) && \
-   linear_matches<T, 7, 5>(seed, ref::linear_##dt##_##seed##_7x5_weight, ref::linear_##dt##_##seed##_7x5_bias) && \
+#define SA_LINEAR_CASES(T, dt, seed)                                                                                 \
+  (linear_matches<T, 3, 2>(seed, ref::linear_##dt##_##seed##_3x2_weight, ref::linear_##dt##_##seed##_3x2_bias) &&    \
+   linear_matches<T, 1, 1>(seed, ref::linear_##dt##_##seed##_1x1_weight, ref::linear_##dt##_##seed##_1x1_bias) &&    \
+   linear_matches<T, 2, 2>(seed, ref::linear_##dt##_##seed##_2x2_weight, ref::linear_##dt##_##seed##_2x2_bias) &&    \
+   linear_matches<T, 7, 5>(seed, ref::linear_##dt##_##seed##_7x5_weight, ref::linear_##dt##_##seed##_7x5_bias) &&    \
    linear_matches<T, 5, 13>(seed, ref::linear_##dt##_##seed##_5x13_weight, ref::linear_##dt##_##seed##_5x13_bias) && \
    linear_matches<T, 64, 3>(seed, ref::linear_##dt##_##seed##_64x3_weight, ref::linear_##dt##_##seed##_64x3_bias))
 

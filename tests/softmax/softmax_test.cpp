@@ -23,7 +23,8 @@ constexpr bool matches_numpy(const double (&x)[R * C], const double (&expected)[
 
 constexpr bool ordinary_scores_match_numpy() {
   return matches_numpy<double, ref::ordinary_rows, ref::ordinary_cols>(ref::ordinary_x, ref::ordinary_softmax, 1e-15) &&
-         matches_numpy<float, ref::ordinary_rows, ref::ordinary_cols>(ref::ordinary_x, ref::ordinary_softmax_f32, 1e-7f);
+         matches_numpy<float, ref::ordinary_rows, ref::ordinary_cols>(ref::ordinary_x, ref::ordinary_softmax_f32,
+                                                                      1e-7f);
 }
 
 constexpr bool extreme_scores_neither_overflow_nor_nan() {
@@ -56,11 +57,13 @@ constexpr bool rows_sum_to_one() {
 }
 
 constexpr bool fully_masked_row_gives_zeros() {
-  const sa::matrix<float, 2, 3> scores{{-std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                                        -std::numeric_limits<float>::infinity()},
-                                       {1.0f, 1.0f, 1.0f}};
+  const sa::matrix<float, 2, 3> scores{
+      {-std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+       -std::numeric_limits<float>::infinity()},
+      {1.0f, 1.0f, 1.0f}};
   const auto y = sa::softmax(scores);
-  return sa::row(y, 0) == sa::zeros<float, 1, 3>() && sa::approx_equal(sa::row(y, 1), sa::full<float, 1, 3>(1.0f / 3), 1e-7f);
+  return sa::row(y, 0) == sa::zeros<float, 1, 3>() &&
+         sa::approx_equal(sa::row(y, 1), sa::full<float, 1, 3>(1.0f / 3), 1e-7f);
 }
 
 constexpr bool nan_or_plus_inf_gives_a_nan_row() {

@@ -17,7 +17,7 @@ namespace static_attention::detail::math {
 
 // Largest double whose exp is finite, and the point below which exp(x) rounds to +0.
 inline constexpr double exp_overflow_d = 0x1.62e42fefa39efp+9;  // 709.78...
-inline constexpr double exp_zero_d = -746.0;                   // exp(-746) < 2^-1075
+inline constexpr double exp_zero_d = -746.0;                    // exp(-746) < 2^-1075
 
 // exp(x) for exp_zero_d <= x <= exp_overflow_d. Never overflows; may underflow, which
 // GCC and Clang both accept in constant evaluation.
@@ -62,7 +62,7 @@ inline constexpr double exp_zero_d = -746.0;                   // exp(-746) < 2^
 // Float: the float domain is tiny in double, so one rounding-to-nearest reduction and a
 // plain polynomial for exp(r) (relative error 2^-46) leave only the final rounding to float.
 inline constexpr double exp_overflow_f = 0x1.62e42ep+6;  // largest float with finite exp
-inline constexpr double exp_zero_f = -104.0;            // exp(-104) < 2^-150
+inline constexpr double exp_zero_f = -104.0;             // exp(-104) < 2^-150
 
 // exp(x) in double with relative error below 2^-45, for -104 <= x <= 89.
 [[nodiscard, gnu::always_inline]] constexpr double exp_kernel_f(double x) noexcept {

@@ -28,8 +28,7 @@ inline npy_result<npy_file_bytes> read_file_bytes(const std::string& path, std::
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
     const int err = errno;
-    if (err == ENOENT)
-      return npy_fail(npy_errc::file_not_found, ctx, "found no such file");
+    if (err == ENOENT) return npy_fail(npy_errc::file_not_found, ctx, "found no such file");
     return npy_fail(npy_errc::file_unreadable, ctx,
                     std::string{"could not open the file: "} + (err != 0 ? std::strerror(err) : "unknown error"));
   }

@@ -154,8 +154,8 @@ class npy_dict_parser {
     ++pos_;  // '}'
     skip_ws();
     if (pos_ != text_.size()) return syntax("unexpected text after the closing '}'");
-    for (auto [present, key] : {std::pair{have_descr, "descr"}, std::pair{have_fortran, "fortran_order"},
-                                std::pair{have_shape, "shape"}})
+    for (auto [present, key] :
+         {std::pair{have_descr, "descr"}, std::pair{have_fortran, "fortran_order"}, std::pair{have_shape, "shape"}})
       if (!present) return npy_fail(npy_errc::header_keys, ctx_, std::string{"found no key '"} + key + "'");
     return std::nullopt;
   }
@@ -171,7 +171,8 @@ class npy_dict_parser {
     return true;
   }
   void skip_ws() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
       ++pos_;
   }
 
@@ -245,9 +246,9 @@ inline npy_result<npy_header> parse_npy_header(std::span<const std::byte> bytes,
   const std::size_t magic_len = std::size(npy_magic);
   for (std::size_t i = 0; i < magic_len && i < bytes.size(); ++i)
     if (std::to_integer<unsigned>(bytes[i]) != npy_magic[i])
-      return npy_fail(npy_errc::bad_magic, ctx,
-                      "found bytes " + npy_leading_bytes(bytes) +
-                          " where the magic string \\x93NUMPY belongs; not a .npy file");
+      return npy_fail(
+          npy_errc::bad_magic, ctx,
+          "found bytes " + npy_leading_bytes(bytes) + " where the magic string \\x93NUMPY belongs; not a .npy file");
   if (bytes.size() < magic_len + 2)
     return npy_fail(npy_errc::truncated_header, ctx,
                     "the input ends after " + std::to_string(bytes.size()) + " bytes, inside the preamble");
@@ -256,8 +257,8 @@ inline npy_result<npy_header> parse_npy_header(std::span<const std::byte> bytes,
   h.minor_version = std::to_integer<int>(bytes[7]);
   if (h.minor_version != 0 || h.major_version < 1 || h.major_version > 3)
     return npy_fail(npy_errc::unsupported_version, ctx,
-                    "found format version " + std::to_string(h.major_version) + "." +
-                        std::to_string(h.minor_version) + "; supported are 1.0, 2.0 and 3.0");
+                    "found format version " + std::to_string(h.major_version) + "." + std::to_string(h.minor_version) +
+                        "; supported are 1.0, 2.0 and 3.0");
   const std::size_t len_width = h.major_version == 1 ? 2 : 4;
   const std::size_t preamble = magic_len + 2 + len_width;
   if (bytes.size() < preamble)

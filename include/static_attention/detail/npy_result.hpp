@@ -40,11 +40,10 @@ enum class npy_errc {
 /// The name of an error code, e.g. "shape_mismatch".
 constexpr std::string_view to_string_view(npy_errc code) noexcept {
   constexpr std::string_view names[] = {
-      "file_not_found",   "file_unreadable",  "bad_magic",     "unsupported_version",
-      "truncated_header", "header_too_large", "header_encoding", "malformed_header",
-      "header_keys",      "dtype_mismatch",   "fortran_order", "shape_mismatch",
-      "truncated_data",   "trailing_bytes",   "zip_malformed", "zip_truncated",
-      "zip_unsupported",  "zip_compressed",   "zip_entry_not_found", "zip_crc_mismatch"};
+      "file_not_found",   "file_unreadable", "bad_magic",        "unsupported_version", "truncated_header",
+      "header_too_large", "header_encoding", "malformed_header", "header_keys",         "dtype_mismatch",
+      "fortran_order",    "shape_mismatch",  "truncated_data",   "trailing_bytes",      "zip_malformed",
+      "zip_truncated",    "zip_unsupported", "zip_compressed",   "zip_entry_not_found", "zip_crc_mismatch"};
   const auto i = static_cast<std::size_t>(code);
   return i < std::size(names) ? names[i] : std::string_view{"unknown"};
 }

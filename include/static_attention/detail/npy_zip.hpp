@@ -115,10 +115,12 @@ inline npy_result<std::span<const std::byte>> find_zip_entry(std::span<const std
     if (n >= 4 && zip_u32(zip, 0) == zip_local_sig)
       return npy_fail(npy_errc::zip_truncated, ctx,
                       "found the start of a ZIP archive but no end-of-central-directory record; the archive is "
-                      "truncated (" + std::to_string(n) + " bytes)");
+                      "truncated (" +
+                          std::to_string(n) + " bytes)");
     return npy_fail(npy_errc::zip_malformed, ctx,
-                    "found bytes " + npy_leading_bytes(zip) + " and no end-of-central-directory record; not a ZIP "
-                    "archive (.npz)");
+                    "found bytes " + npy_leading_bytes(zip) +
+                        " and no end-of-central-directory record; not a ZIP "
+                        "archive (.npz)");
   }
   const std::uint32_t disk = zip_u16(zip, end_at + 4), cd_disk = zip_u16(zip, end_at + 6);
   const std::uint32_t disk_entries = zip_u16(zip, end_at + 8), entries = zip_u16(zip, end_at + 10);
@@ -179,31 +181,35 @@ inline npy_result<std::span<const std::byte>> find_zip_entry(std::span<const std
 
   entry_name.assign(found.name);
   const std::string quoted = "entry '" + entry_name + "'";
-  if (found.flags & 1u)
-    return npy_fail(npy_errc::zip_unsupported, ctx, quoted + " is encrypted");
+  if (found.flags & 1u) return npy_fail(npy_errc::zip_unsupported, ctx, quoted + " is encrypted");
   if (found.method != 0)
     return npy_fail(npy_errc::zip_compressed, ctx,
                     "compressed .npz entries are not supported; use np.savez (" + quoted + " uses ZIP method " +
-                        std::to_string(found.method) + (found.method == 8 ? ", deflate, as np.savez_compressed writes)" : ")"));
+                        std::to_string(found.method) +
+                        (found.method == 8 ? ", deflate, as np.savez_compressed writes)" : ")"));
   if (found.compressed_size != found.size)
-    return npy_fail(npy_errc::zip_malformed, ctx, quoted + " is stored but its compressed and uncompressed sizes differ");
+    return npy_fail(npy_errc::zip_malformed, ctx,
+                    quoted + " is stored but its compressed and uncompressed sizes differ");
   // The local header repeats the name and has its own extra field; the data follow it.
   const std::uint64_t local = found.local_offset;
   if (local > n || n - local < zip_local_size)
-    return npy_fail(npy_errc::zip_truncated, ctx, "the local header of " + quoted + " lies past the end of the archive");
+    return npy_fail(npy_errc::zip_truncated, ctx,
+                    "the local header of " + quoted + " lies past the end of the archive");
   const auto lat = static_cast<std::size_t>(local);
   if (zip_u32(zip, lat) != zip_local_sig)
     return npy_fail(npy_errc::zip_malformed, ctx, "found no local header signature for " + quoted);
   const std::size_t local_name_len = zip_u16(zip, lat + 26), local_extra_len = zip_u16(zip, lat + 28);
   const std::uint64_t data_at = local + zip_local_size + local_name_len + local_extra_len;
   if (data_at > n || n - data_at < found.size)
-    return npy_fail(npy_errc::zip_truncated, ctx,
-                    "the " + std::to_string(found.size) + " data bytes of " + quoted + " extend past the end of the archive");
+    return npy_fail(
+        npy_errc::zip_truncated, ctx,
+        "the " + std::to_string(found.size) + " data bytes of " + quoted + " extend past the end of the archive");
   if (std::string_view{reinterpret_cast<const char*>(zip.data() + lat + zip_local_size), local_name_len} != found.name)
     return npy_fail(npy_errc::zip_malformed, ctx, "the local header of " + quoted + " names a different entry");
   const auto data = zip.subspan(static_cast<std::size_t>(data_at), static_cast<std::size_t>(found.size));
   if (zip_crc32(data) != found.crc)
-    return npy_fail(npy_errc::zip_crc_mismatch, ctx, "the data of " + quoted + " do not match their CRC-32; the archive is damaged");
+    return npy_fail(npy_errc::zip_crc_mismatch, ctx,
+                    "the data of " + quoted + " do not match their CRC-32; the archive is damaged");
   return data;
 }
 
