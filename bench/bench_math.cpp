@@ -1,5 +1,5 @@
 // Array exp/tanh of static_attention/math.hpp against a loop of std::exp/std::tanh (glibc).
-// Build by hand (the lead owns bench/CMakeLists.txt):
+// Built by bench/CMakeLists.txt (preset `bench`, target bench_math, -O3 -march=native), or by hand:
 //   g++ -std=c++20 -O3 -march=native -Iinclude bench/bench_math.cpp -o /tmp/bench_math
 //       -lbenchmark -lpthread && /tmp/bench_math   (one line)
 #include <cmath>

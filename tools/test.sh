@@ -3,6 +3,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
+# Benchmarks: built and smoke-run (a few iterations each), never timed here.
+echo "=== benchmarks (smoke run)"
+cmake --preset bench --fresh >/dev/null
+cmake --build --preset bench
+for b in build/bench/bench/bench_*; do
+  [[ -f "$b" && -x "$b" ]] || continue
+  "$b" --benchmark_min_time=0.001 --benchmark_repetitions=1 >/dev/null
+done
+echo "benchmarks ran"
 for preset in gcc clang asan; do
   echo "=== preset ${preset}"
   cmake --workflow --preset "${preset}" --fresh

@@ -72,7 +72,9 @@ constexpr bool modules_drop_only_in_training_mode() {
   // Training mode is dropout(weights) . values with the module's p and the caller's generator.
   const auto values = sa::matmul(inputs, ca.W_value);
   const auto expected = sa::matmul(sa::dropout(no_dropout.attention_weights(inputs), 0.5f, again), values);
-  return ca(inputs) == no_dropout(inputs) && sa::approx_equal(trained, expected, 1e-7f) && !(trained == ca(inputs));
+  // approx_equal where two call contexts may contract multiply-adds differently (-march=native).
+  return sa::approx_equal(ca(inputs), no_dropout(inputs), 1e-7f) && sa::approx_equal(trained, expected, 1e-7f) &&
+         sa::max_abs_diff(trained, ca(inputs)) > 1e-3f;
 }
 
 }  // namespace

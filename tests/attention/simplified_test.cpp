@@ -38,7 +38,10 @@ constexpr bool matches_torch() {
 constexpr bool batched_is_per_item() {
   const auto shifted = inputs * 0.5f;
   const auto out = sa::context_vectors(sa::stack(inputs, shifted));
-  return out[0] == sa::context_vectors(inputs) && out[1] == sa::context_vectors(shifted);
+  // Within rounding, not bit for bit: built with -march=native, GCC contracts multiply-adds
+  // differently in the two call contexts.
+  return sa::approx_equal(out[0], sa::context_vectors(inputs), 1e-7f) &&
+         sa::approx_equal(out[1], sa::context_vectors(shifted), 1e-7f);
 }
 
 }  // namespace
