@@ -9,8 +9,8 @@
 #include <memory>
 #include <random>
 
-#include <Eigen/Dense>
 #include <benchmark/benchmark.h>
+#include <Eigen/Dense>
 
 #include <static_attention/detail/kernel_simd.hpp>
 #include <static_attention/static_attention.hpp>
@@ -45,8 +45,8 @@ std::unique_ptr<M> random_eigen(unsigned seed) {
 }
 
 void set_flops(benchmark::State& state, double flops_per_iteration) {
-  state.counters["FLOPS"] =
-      benchmark::Counter(flops_per_iteration, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+  state.counters["FLOPS"] = benchmark::Counter(flops_per_iteration, benchmark::Counter::kIsIterationInvariantRate,
+                                               benchmark::Counter::kIs1000);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -108,9 +108,9 @@ void matmul_naive(benchmark::State& state) {
   set_flops(state, 2.0 * R * K * C);
 }
 
-#define SA_MATMUL(T, R, K, C)                         \
-  BENCHMARK_TEMPLATE(matmul_sa, T, R, K, C);          \
-  BENCHMARK_TEMPLATE(matmul_eigen, T, R, K, C);       \
+#define SA_MATMUL(T, R, K, C)                   \
+  BENCHMARK_TEMPLATE(matmul_sa, T, R, K, C);    \
+  BENCHMARK_TEMPLATE(matmul_eigen, T, R, K, C); \
   BENCHMARK_TEMPLATE(matmul_naive, T, R, K, C)
 
 SA_MATMUL(float, 4, 4, 4);
@@ -206,8 +206,8 @@ template <class T, std::size_t N, std::size_t Din, std::size_t Dout, std::size_t
 void multi_head_sa(benchmark::State& state) {
   using module = sa::multi_head_attention<T, Din, Dout, H>;
   auto attn = std::make_unique<module>(*random_sa<sa::matrix<T, Din, Dout>>(1), *random_sa<sa::matrix<T, Din, Dout>>(2),
-                                       *random_sa<sa::matrix<T, Din, Dout>>(3), *random_sa<sa::matrix<T, Dout, Dout>>(5),
-                                       *random_sa<sa::matrix<T, 1, Dout>>(6));
+                                       *random_sa<sa::matrix<T, Din, Dout>>(3),
+                                       *random_sa<sa::matrix<T, Dout, Dout>>(5), *random_sa<sa::matrix<T, 1, Dout>>(6));
   auto x = random_sa<sa::matrix<T, N, Din>>(4);
   auto out = std::make_unique<sa::matrix<T, N, Dout>>();
   for (auto _ : state) {
@@ -265,10 +265,10 @@ void multi_head_eigen(benchmark::State& state) {
   set_flops(state, multi_head_flops(N, Din, Dout));
 }
 
-#define SA_ATTENTION(T, N, Din, Dout, H)                       \
-  BENCHMARK_TEMPLATE(self_attention_sa, T, N, Din, Dout);      \
-  BENCHMARK_TEMPLATE(self_attention_eigen, T, N, Din, Dout);   \
-  BENCHMARK_TEMPLATE(multi_head_sa, T, N, Din, Dout, H);       \
+#define SA_ATTENTION(T, N, Din, Dout, H)                     \
+  BENCHMARK_TEMPLATE(self_attention_sa, T, N, Din, Dout);    \
+  BENCHMARK_TEMPLATE(self_attention_eigen, T, N, Din, Dout); \
+  BENCHMARK_TEMPLATE(multi_head_sa, T, N, Din, Dout, H);     \
   BENCHMARK_TEMPLATE(multi_head_eigen, T, N, Din, Dout, H)
 
 SA_ATTENTION(float, 6, 3, 2, 2);  // the chapter: 6 tokens x 3 features -> 2, two heads

@@ -1681,7 +1681,7 @@ inline void matmul(const T* a, const T* b, T* out) noexcept {
   }
 #endif
 #if defined(__GNUC__)
-  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes<T> > 0) {
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0) {
     columns<T, native_lanes<T>, 0, R, K, C, LDB>(a, b, out);
     return;
   }

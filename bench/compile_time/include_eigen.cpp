@@ -1,3 +1,3 @@
 // Include cost of Eigen 3.4's <Eigen/Dense>, for comparison.
-#include <array>
 #include <Eigen/Dense>
+#include <array>

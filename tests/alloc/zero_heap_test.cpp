@@ -88,9 +88,9 @@ void check_all_modules() {
                                                 draw<T, d_in, d_out>(gen)};
   const sa::causal_attention<T, d_in, d_out> causal{draw<T, d_in, d_out>(gen), draw<T, d_in, d_out>(gen),
                                                     draw<T, d_in, d_out>(gen), T{0.5}};
-  const sa::multi_head_attention<T, d_in, d_out, heads> mha{
-      draw<T, d_in, d_out>(gen), draw<T, d_in, d_out>(gen), draw<T, d_in, d_out>(gen), draw<T, d_out, d_out>(gen),
-      draw<T, 1, d_out>(gen), T{0.5}};
+  const sa::multi_head_attention<T, d_in, d_out, heads> mha{draw<T, d_in, d_out>(gen), draw<T, d_in, d_out>(gen),
+                                                            draw<T, d_in, d_out>(gen), draw<T, d_out, d_out>(gen),
+                                                            draw<T, 1, d_out>(gen),    T{0.5}};
   sa::torch_generator dropout_gen{7};
 
   CHECK(allocations_in([&] { return self(x); }) == 0);
