@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Installs what building, testing and benchmarking static_attention needs on Debian 12.
 # Skips apt-get entirely when everything is already there.
+# Usage: tools/install-deps.sh [demo]   (demo: only what building the demo needs)
 set -euo pipefail
+if [[ "${1:-}" == demo ]]; then
+  packages=(cmake ninja-build g++ libboost-dev)
+else
 packages=(
   cmake ninja-build g++ clang-16 libclang-rt-16-dev  # compilers; the fuzzer runtime
   libboost-dev doctest-dev                           # Boost.Hana, doctest
@@ -10,6 +14,7 @@ packages=(
   python3-numpy                                      # reference generators (tests need none at run time)
   libxml2-utils chromium imagemagick fonts-dejavu-core  # heatmap checks: xmllint, a browser, PNG colours, a font
 )
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
