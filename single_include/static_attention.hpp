@@ -581,22 +581,40 @@ constexpr M operator/(const M& m, value_type_t<M> s) noexcept {
   return map(m, detail::with_scalar<detail::divides_op, value_type_t<M>, true>{s});
 }
 
-/// Compound assignment, element-wise or with a scalar.
-template <dense A, class B>
-requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator+=(A& a, const B& b) noexcept {
+/// Compound assignment, element-wise (equal shapes) or with a scalar of the element type.
+template <dense A, dense B>
+constexpr A& operator+=(A& a, const B& b) noexcept {
   return a = a + b;
 }
-template <dense A, class B>
-requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator-=(A& a, const B& b) noexcept {
+template <dense A, dense B>
+constexpr A& operator-=(A& a, const B& b) noexcept {
   return a = a - b;
 }
-template <dense A, class B>
-requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator*=(A& a, const B& b) noexcept {
+template <dense A, dense B>
+constexpr A& operator*=(A& a, const B& b) noexcept {
   return a = a * b;
 }
-template <dense A, class B>
-requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator/=(A& a, const B& b) noexcept {
+template <dense A, dense B>
+constexpr A& operator/=(A& a, const B& b) noexcept {
   return a = a / b;
+}
+// The scalar's type is the element type, so any conversion happens (and is diagnosed) at the
+// caller, as with the binary operators.
+template <dense A>
+constexpr A& operator+=(A& a, value_type_t<A> s) noexcept {
+  return a = a + s;
+}
+template <dense A>
+constexpr A& operator-=(A& a, value_type_t<A> s) noexcept {
+  return a = a - s;
+}
+template <dense A>
+constexpr A& operator*=(A& a, value_type_t<A> s) noexcept {
+  return a = a * s;
+}
+template <dense A>
+constexpr A& operator/=(A& a, value_type_t<A> s) noexcept {
+  return a = a / s;
 }
 
 /// True when every |a - b| <= tol (absolute tolerance; NaN never compares equal, equal
@@ -638,8 +656,21 @@ constexpr value_type_t<A> max_abs_diff(const A& a, const B& b) noexcept {
 namespace static_attention::detail {
 
 template <class T>
-constexpr void check_attention_element() noexcept {
+constexpr bool check_attention_element() noexcept {
   static_assert(is_floating_element<T>, "attention modules require a floating-point element type (float or double)");
+  return true;
+}
+
+// A bias row: 1 x d_out (nn.Linear's bias, shape (d_out,) in PyTorch).
+template <class T, std::size_t DOut, class U, std::size_t R, std::size_t C>
+constexpr matrix<T, 1, DOut> bias_row(const matrix<U, R, C>& b) noexcept {
+  static_assert(element_types_equal<T, U>, "attention weights must have the module's element type");
+  static_assert(weight_shape_matches<shape<R, C>, shape<1, DOut>>, "the bias is a 1 x d_out row (nn.Linear's bias)");
+  if constexpr (std::is_same_v<matrix<U, R, C>, matrix<T, 1, DOut>>) {
+    return b;
+  } else {
+    return {};
+  }
 }
 
 // A weight in the x @ W layout: d_in x d_out.
@@ -681,6 +712,18 @@ constexpr matrix<T, DIn, DOut> linear_weight_as_xw(const matrix<U, R, C>& w) noe
 }
 
 // An input sequence of N tokens with d_in features, within the context length.
+template <std::size_t DIn, std::size_t ContextLength, std::size_t N, std::size_t D>
+constexpr void check_input() noexcept;
+
+// The same, and of the module's element type.
+template <class T, std::size_t DIn, std::size_t ContextLength, class U, std::size_t N, std::size_t D>
+constexpr bool input_fits() noexcept {
+  static_assert(element_types_equal<U, T>,
+                "an attention module requires inputs of its own element type; convert them with map()");
+  check_input<DIn, ContextLength, N, D>();
+  return std::is_same_v<U, T> && D == DIn && N <= ContextLength;
+}
+
 template <std::size_t DIn, std::size_t ContextLength, std::size_t N, std::size_t D>
 constexpr void check_input() noexcept {
   static_assert(input_features_match<shape<N, D>, DIn>,
@@ -777,11 +820,16 @@ struct tensor {
   constexpr tensor() noexcept = default;
 
   /// One braced N x D block per batch item: `tensor<int, 2, 1, 2> t{{{1, 2}}, {{3, 4}}};`
-  template <std::size_t... ItemRows>
-  constexpr tensor(const T (&... init_items)[ItemRows][D]) noexcept {  // NOLINT: implicit on purpose
-    static_assert(braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>,
-                  "tensor<T, B, N, D>{...} requires exactly B braced items of N rows of D values");
-    if constexpr (braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>) {
+  template <std::size_t... ItemRows, std::size_t... RowLengths>
+  constexpr tensor(const T (&... init_items)[ItemRows][RowLengths]) noexcept {  // NOLINT: implicit on purpose
+    // Row lengths are deduced, not fixed to D, so a short row is refused instead of zero-filled.
+    if constexpr (!braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>) {
+      static_assert(braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>,
+                    "tensor<T, B, N, D>{...} requires exactly B braced items of N rows each");
+    } else if constexpr (!braced_rows_fit<shape<B, D>, braced_rows<RowLengths...>>) {
+      static_assert(braced_rows_fit<shape<B, D>, braced_rows<RowLengths...>>,
+                    "tensor<T, B, N, D>{...} requires exactly D values in every row");
+    } else {
       // An array of the items, not a fold expression: Clang limits folds to 256 operands.
       const T(*const items_given[])[D] = {init_items...};
       for (std::size_t b = 0; b < B; ++b)
@@ -819,6 +867,11 @@ struct tensor {
   friend constexpr bool operator==(const tensor&, const tensor&) = default;
 };
 
+/// `tensor t{{{1.0, 2.0}}, {{3.0, 4.0}}}` deduces `tensor<double, 2, 1, 2>`.
+template <class T, std::size_t N, std::size_t D, class... U>
+requires(std::is_same_v<T, U>&&...) tensor(const T (&first)[N][D], const U (&... rest)[N][D])
+->tensor<T, 1 + sizeof...(U), N, D>;
+
 /// Replaces batch item b of t with m.
 template <class T, std::size_t B, std::size_t N, std::size_t D>
 constexpr void set_item(tensor<T, B, N, D>& t, std::size_t b, const matrix<T, N, D>& m) noexcept {
@@ -833,9 +886,10 @@ constexpr auto stack(const matrix<T, N, D>& first, const More&... more) noexcept
   static_assert((std::is_same_v<More, matrix<T, N, D>> && ...),
                 "stack(a, b, ...) requires matrices of one element type and one shape");
   tensor<T, 1 + sizeof...(More), N, D> t;
-  std::size_t b = 0;
-  set_item(t, b++, first);
-  (set_item(t, b++, more), ...);
+  if constexpr ((std::is_same_v<More, matrix<T, N, D>> && ...)) {
+    const matrix<T, N, D>* items[] = {&first, &more...};
+    for (std::size_t b = 0; b < 1 + sizeof...(More); ++b) set_item(t, b, *items[b]);
+  }
   return t;
 }
 
@@ -1752,7 +1806,16 @@ constexpr T dot(const T* a, const T* b) noexcept {
 /// out (R x C) = a (R x K) . b (K x C); the three must not overlap.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void matmul_kernel(const T* a, const T* b, T* out) noexcept {
-  if (std::is_constant_evaluated()) {
+  if constexpr (!std::is_floating_point_v<T>) {
+    // Integers and bool: one plain loop at both times. Products of small integers are promoted
+    // to int, so each sum is converted back explicitly (bool: an OR of ANDs).
+    for (std::size_t i = 0; i < R; ++i)
+      for (std::size_t j = 0; j < C; ++j) {
+        T acc{};
+        for (std::size_t k = 0; k < K; ++k) acc = static_cast<T>(acc + a[i * K + k] * b[k * C + j]);
+        out[i * C + j] = acc;
+      }
+  } else if (std::is_constant_evaluated()) {
     for (std::size_t i = 0; i < R; ++i)
       for (std::size_t j = 0; j < C; ++j) out[i * C + j] = ce::dot<T, K, 1, C>(a + i * K, b + j);
   } else {
@@ -1840,6 +1903,19 @@ constexpr tensor<T, B, N, C> matmul(const tensor<T, B, N, K>& a, const matrix<T,
   // One kernel call: the batch of N x K rows is a (B*N) x K matrix.
   if constexpr (K == K2) detail::matmul_kernel<T, B * N, K, C>(a.elems, b.elems, out.elems);
   return out;
+}
+
+/// Operands no other overload takes: two element types, or a matrix times a tensor. States the
+/// rule instead of listing candidates.
+template <dense A, dense B>
+requires(!std::is_same_v<value_type_t<A>, value_type_t<B>> || (matrix_type<A> && tensor_type<B>)) constexpr A
+    matmul(const A& a, const B&) noexcept {
+  static_assert(element_types_equal<value_type_t<A>, value_type_t<B>>,
+                "matmul(a, b) requires one element type; convert one operand with map()");
+  static_assert(!(matrix_type<A> && tensor_type<B>),
+                "matmul(a, b) takes a matrix or a batch as a, and a batch only with a batch: for a matrix "
+                "times a batch, stack the matrix or transpose the product (b^T a^T)");
+  return a;
 }
 
 }  // namespace static_attention
@@ -2064,6 +2140,8 @@ namespace static_attention {
 /// mode. With a context_length, longer sequences are refused at compile time.
 template <class T, std::size_t d_in, std::size_t d_out, std::size_t context_length = no_context_limit>
 struct causal_attention {
+  static_assert(detail::check_attention_element<T>());
+
   /// Features in and out, for shape folds over a model (model.hpp).
   static constexpr std::size_t in_features = d_in;
   static constexpr std::size_t out_features = d_out;
@@ -2084,9 +2162,7 @@ struct causal_attention {
       : W_query(detail::xw_weight<T, d_in, d_out>(init_query)),
         W_key(detail::xw_weight<T, d_in, d_out>(init_key)),
         W_value(detail::xw_weight<T, d_in, d_out>(init_value)),
-        dropout_p(detail::checked_dropout_p(init_dropout)) {
-    detail::check_attention_element<T>();
-  }
+        dropout_p(detail::checked_dropout_p(init_dropout)) {}
 
   /// From nn.Linear weights, d_out x d_in (x @ W.T), in query, key, value order.
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
@@ -2098,44 +2174,42 @@ struct causal_attention {
   }
 
   /// Masked attention weights for one sequence: N x N, zero above the diagonal.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
-    detail::check_input<d_in, context_length, N, D>();
-    if constexpr (D == d_in)
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, N> attention_weights(const matrix<U, N, D>& x) const noexcept {
+    if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>())
       return detail::attn_weights<true>(matmul(x, W_query), matmul(x, W_key));
     else
       return {};
   }
 
   /// Evaluation mode (no dropout), one sequence: N x d_in -> N x d_out.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x) const noexcept {
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, d_out> operator()(const matrix<U, N, D>& x) const noexcept {
     return forward(x, detail::no_dropout{});
   }
 
   /// Training mode: dropout on the attention weights, drawing from gen.
-  template <std::size_t N, std::size_t D, random_source G>
-  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x, G& gen) const noexcept {
+  template <class U, std::size_t N, std::size_t D, random_source G>
+  constexpr matrix<T, N, d_out> operator()(const matrix<U, N, D>& x, G& gen) const noexcept {
     return forward(x, detail::dropout_with<T, G>{dropout_p, &gen});
   }
 
   /// Evaluation mode for a batch: B x N x d_in -> B x N x d_out.
-  template <std::size_t B, std::size_t N, std::size_t D>
-  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<U, B, N, D>& x) const noexcept {
     return detail::per_item(x, *this);
   }
 
   /// Training mode for a batch; batch items draw from gen in order.
-  template <std::size_t B, std::size_t N, std::size_t D, random_source G>
-  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x, G& gen) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D, random_source G>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<U, B, N, D>& x, G& gen) const noexcept {
     return detail::per_item(x, detail::with_generator<std::remove_cvref_t<decltype(*this)>, G>{this, &gen});
   }
 
  private:
-  template <std::size_t N, std::size_t D, class Drop>
-  constexpr matrix<T, N, d_out> forward(const matrix<T, N, D>& x, const Drop& drop) const noexcept {
-    detail::check_input<d_in, context_length, N, D>();
-    if constexpr (D == d_in)
+  template <class U, std::size_t N, std::size_t D, class Drop>
+  constexpr matrix<T, N, d_out> forward(const matrix<U, N, D>& x, const Drop& drop) const noexcept {
+    if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>())
       return detail::attend<true>(matmul(x, W_query), matmul(x, W_key), matmul(x, W_value), drop);
     else
       return {};
@@ -2253,6 +2327,8 @@ struct multi_head_attention {
                 "multi_head_attention<T, d_in, d_out, num_heads> requires d_out % num_heads == 0, so that "
                 "every head gets head_dim = d_out / num_heads columns");
 
+  static_assert(detail::check_attention_element<T>());
+
   /// Columns per head.
   static constexpr std::size_t head_dim = num_heads > 0 ? d_out / num_heads : 0;
 
@@ -2283,10 +2359,8 @@ struct multi_head_attention {
         W_key(detail::xw_weight<T, d_in, d_out>(init_key)),
         W_value(detail::xw_weight<T, d_in, d_out>(init_value)),
         W_out(detail::xw_weight<T, d_out, d_out>(init_out)),
-        b_out(detail::xw_weight<T, 1, d_out>(init_bias)),
-        dropout_p(detail::checked_dropout_p(init_dropout)) {
-    detail::check_attention_element<T>();
-  }
+        b_out(detail::bias_row<T, d_out>(init_bias)),
+        dropout_p(detail::checked_dropout_p(init_dropout)) {}
 
   /// From nn.Linear weights (d_out x d_in for W_query, W_key, W_value; d_out x d_out for
   /// out_proj.weight) and out_proj.bias as 1 x d_out.
@@ -2301,16 +2375,15 @@ struct multi_head_attention {
             detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
             detail::linear_weight_as_xw<T, d_in, d_out>(init_value),
             detail::linear_weight_as_xw<T, d_out, d_out>(init_out),
-            detail::xw_weight<T, 1, d_out>(init_bias),
+            detail::bias_row<T, d_out>(init_bias),
             init_dropout};
   }
 
   /// Each head's masked attention weights for one sequence: num_heads x N x N.
-  template <std::size_t N, std::size_t D>
-  constexpr tensor<T, num_heads, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
-    detail::check_input<d_in, context_length, N, D>();
+  template <class U, std::size_t N, std::size_t D>
+  constexpr tensor<T, num_heads, N, N> attention_weights(const matrix<U, N, D>& x) const noexcept {
     tensor<T, num_heads, N, N> out;
-    if constexpr (D == d_in) {
+    if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>()) {
       const auto queries = matmul(x, W_query);
       const auto keys = matmul(x, W_key);
       boost::hana::for_each(detail::head_indices<num_heads>,
@@ -2320,35 +2393,34 @@ struct multi_head_attention {
   }
 
   /// Evaluation mode (no dropout), one sequence: N x d_in -> N x d_out.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x) const noexcept {
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, d_out> operator()(const matrix<U, N, D>& x) const noexcept {
     return forward(x, detail::no_dropout{});
   }
 
   /// Training mode: dropout on every head's attention weights, drawing from gen head by head.
-  template <std::size_t N, std::size_t D, random_source G>
-  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x, G& gen) const noexcept {
+  template <class U, std::size_t N, std::size_t D, random_source G>
+  constexpr matrix<T, N, d_out> operator()(const matrix<U, N, D>& x, G& gen) const noexcept {
     return forward(x, detail::dropout_with<T, G>{dropout_p, &gen});
   }
 
   /// Evaluation mode for a batch: B x N x d_in -> B x N x d_out.
-  template <std::size_t B, std::size_t N, std::size_t D>
-  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<U, B, N, D>& x) const noexcept {
     return detail::per_item(x, *this);
   }
 
   /// Training mode for a batch; batch items draw from gen in order.
-  template <std::size_t B, std::size_t N, std::size_t D, random_source G>
-  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x, G& gen) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D, random_source G>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<U, B, N, D>& x, G& gen) const noexcept {
     return detail::per_item(x, detail::with_generator<std::remove_cvref_t<decltype(*this)>, G>{this, &gen});
   }
 
  private:
-  template <std::size_t N, std::size_t D, class Drop>
-  constexpr matrix<T, N, d_out> forward(const matrix<T, N, D>& x, const Drop& drop) const noexcept {
-    detail::check_input<d_in, context_length, N, D>();
+  template <class U, std::size_t N, std::size_t D, class Drop>
+  constexpr matrix<T, N, d_out> forward(const matrix<U, N, D>& x, const Drop& drop) const noexcept {
     matrix<T, N, d_out> context;
-    if constexpr (D == d_in) {
+    if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>()) {
       const auto queries = matmul(x, W_query);
       const auto keys = matmul(x, W_key);
       const auto values = matmul(x, W_value);
@@ -2367,10 +2439,10 @@ struct multi_head_attention {
 template <class... Heads>
 struct multi_head_attention_wrapper {
   static_assert(sizeof...(Heads) > 0, "multi_head_attention_wrapper needs at least one head");
-  static_assert(((Heads::in_features == std::remove_cvref_t<decltype((Heads{}, ...))>::in_features) && ...),
-                "multi_head_attention_wrapper requires heads of one d_in");
   /// Features in (every head's d_in) and out (the sum of the heads' d_out).
   static constexpr std::size_t in_features = (Heads::in_features, ...);
+  static_assert(((Heads::in_features == in_features) && ...),
+                "multi_head_attention_wrapper requires heads of one d_in");
   static constexpr std::size_t out_features = (Heads::out_features + ...);
   /// The heads, in output order.
   boost::hana::tuple<Heads...> heads;
@@ -2405,6 +2477,8 @@ namespace static_attention {
 /// from_linear takes nn.Linear's d_out x d_in weights, as SelfAttention_v2's.
 template <class T, std::size_t d_in, std::size_t d_out>
 struct self_attention {
+  static_assert(detail::check_attention_element<T>());
+
   /// Features in and out, for shape folds over a model (model.hpp).
   static constexpr std::size_t in_features = d_in;
   static constexpr std::size_t out_features = d_out;
@@ -2422,9 +2496,7 @@ struct self_attention {
                            const matrix<U, R3, C3>& init_value) noexcept
       : W_query(detail::xw_weight<T, d_in, d_out>(init_query)),
         W_key(detail::xw_weight<T, d_in, d_out>(init_key)),
-        W_value(detail::xw_weight<T, d_in, d_out>(init_value)) {
-    detail::check_attention_element<T>();
-  }
+        W_value(detail::xw_weight<T, d_in, d_out>(init_value)) {}
 
   /// From nn.Linear weights, d_out x d_in (x @ W.T), in query, key, value order.
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
@@ -2436,28 +2508,26 @@ struct self_attention {
   }
 
   /// Attention weights softmax(Q K^T / sqrt(d_out)) for one sequence: N x N.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
-    detail::check_input<d_in, no_context_limit, N, D>();
-    if constexpr (D == d_in)
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, N> attention_weights(const matrix<U, N, D>& x) const noexcept {
+    if constexpr (detail::input_fits<T, d_in, no_context_limit, U, N, D>())
       return detail::attn_weights<false>(matmul(x, W_query), matmul(x, W_key));
     else
       return {};
   }
 
   /// Context vectors for one sequence: N x d_in -> N x d_out.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x) const noexcept {
-    detail::check_input<d_in, no_context_limit, N, D>();
-    if constexpr (D == d_in)
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, d_out> operator()(const matrix<U, N, D>& x) const noexcept {
+    if constexpr (detail::input_fits<T, d_in, no_context_limit, U, N, D>())
       return detail::attend<false>(matmul(x, W_query), matmul(x, W_key), matmul(x, W_value), detail::no_dropout{});
     else
       return {};
   }
 
   /// Context vectors for a batch: B x N x d_in -> B x N x d_out.
-  template <std::size_t B, std::size_t N, std::size_t D>
-  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<U, B, N, D>& x) const noexcept {
     return detail::per_item(x, *this);
   }
 };
@@ -2955,12 +3025,12 @@ struct fmt::formatter<M, char> {
     auto it = ctx.begin();
     if (it != ctx.end() && *it == '.') {
       ++it;
-      if (it == ctx.end() || *it < '0' || *it > '9') throw fmt::format_error("{:.N} for a matrix needs digits N");
+      if (it == ctx.end() || *it < '0' || *it > '9') FMT_THROW(fmt::format_error("{:.N} for a matrix needs digits N"));
       int precision = 0;
       while (it != ctx.end() && *it >= '0' && *it <= '9') precision = precision * 10 + (*it++ - '0');
       options.precision = precision;
     }
-    if (it != ctx.end() && *it != '}') throw fmt::format_error("a matrix takes only {} or {:.N}");
+    if (it != ctx.end() && *it != '}') FMT_THROW(fmt::format_error("a matrix takes only {} or {:.N}"));
     return it;
   }
 
@@ -3462,21 +3532,22 @@ struct linear_layer {
   static constexpr std::size_t in_features = in_features_;
   static constexpr std::size_t out_features = out_features_;
 
+  static_assert(detail::check_attention_element<T>());
+
   matrix<T, in_features_, out_features_> weight;
   matrix<T, 1, out_features_> bias;
 
   /// From nn.Linear's weight (out x in) and bias (1 x out).
   template <class U, std::size_t R, std::size_t C, std::size_t BR, std::size_t BC>
   static constexpr linear_layer from_linear(const matrix<U, R, C>& w, const matrix<U, BR, BC>& b) noexcept {
-    return {detail::linear_weight_as_xw<T, in_features_, out_features_>(w), detail::xw_weight<T, 1, out_features_>(b)};
+    return {detail::linear_weight_as_xw<T, in_features_, out_features_>(w), detail::bias_row<T, out_features_>(b)};
   }
 
   /// x W + b for one sequence: N x in -> N x out.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, out_features_> operator()(const matrix<T, N, D>& x) const noexcept {
-    detail::check_input<in_features_, no_context_limit, N, D>();
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, out_features_> operator()(const matrix<U, N, D>& x) const noexcept {
     matrix<T, N, out_features_> y;
-    if constexpr (D == in_features_) {
+    if constexpr (detail::input_fits<T, in_features_, no_context_limit, U, N, D>()) {
       y = matmul(x, weight);
       for (std::size_t i = 0; i < N; ++i)
         for (std::size_t j = 0; j < out_features_; ++j) y.elems[i * out_features_ + j] += bias.elems[j];
@@ -3485,8 +3556,8 @@ struct linear_layer {
   }
 
   /// x W + b for a batch.
-  template <std::size_t B, std::size_t N, std::size_t D>
-  constexpr tensor<T, B, N, out_features_> operator()(const tensor<T, B, N, D>& x) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, out_features_> operator()(const tensor<U, B, N, D>& x) const noexcept {
     return detail::per_item(x, *this);
   }
 };
@@ -3725,7 +3796,15 @@ requires some_named<A, B>
 constexpr auto operator/(const A& a, const B& b) noexcept {
   return detail::named_elementwise<detail::divides_op>(a, b);
 }
-/// Scaling keeps the names.
+/// Scalar operations keep the names.
+template <dense M, class R, class C>
+constexpr named<M, R, C> operator+(const named<M, R, C>& m, value_type_t<M> s) noexcept {
+  return {m.value + s};
+}
+template <dense M, class R, class C>
+constexpr named<M, R, C> operator-(const named<M, R, C>& m, value_type_t<M> s) noexcept {
+  return {m.value - s};
+}
 template <dense M, class R, class C>
 constexpr named<M, R, C> operator/(const named<M, R, C>& m, value_type_t<M> s) noexcept {
   return {m.value / s};

@@ -19,6 +19,8 @@ namespace static_attention {
 /// mode. With a context_length, longer sequences are refused at compile time.
 template <class T, std::size_t d_in, std::size_t d_out, std::size_t context_length = no_context_limit>
 struct causal_attention {
+  static_assert(detail::check_attention_element<T>());
+
   /// Features in and out, for shape folds over a model (model.hpp).
   static constexpr std::size_t in_features = d_in;
   static constexpr std::size_t out_features = d_out;
@@ -39,9 +41,7 @@ struct causal_attention {
       : W_query(detail::xw_weight<T, d_in, d_out>(init_query)),
         W_key(detail::xw_weight<T, d_in, d_out>(init_key)),
         W_value(detail::xw_weight<T, d_in, d_out>(init_value)),
-        dropout_p(detail::checked_dropout_p(init_dropout)) {
-    detail::check_attention_element<T>();
-  }
+        dropout_p(detail::checked_dropout_p(init_dropout)) {}
 
   /// From nn.Linear weights, d_out x d_in (x @ W.T), in query, key, value order.
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
@@ -53,44 +53,42 @@ struct causal_attention {
   }
 
   /// Masked attention weights for one sequence: N x N, zero above the diagonal.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
-    detail::check_input<d_in, context_length, N, D>();
-    if constexpr (D == d_in)
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, N> attention_weights(const matrix<U, N, D>& x) const noexcept {
+    if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>())
       return detail::attn_weights<true>(matmul(x, W_query), matmul(x, W_key));
     else
       return {};
   }
 
   /// Evaluation mode (no dropout), one sequence: N x d_in -> N x d_out.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x) const noexcept {
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, d_out> operator()(const matrix<U, N, D>& x) const noexcept {
     return forward(x, detail::no_dropout{});
   }
 
   /// Training mode: dropout on the attention weights, drawing from gen.
-  template <std::size_t N, std::size_t D, random_source G>
-  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x, G& gen) const noexcept {
+  template <class U, std::size_t N, std::size_t D, random_source G>
+  constexpr matrix<T, N, d_out> operator()(const matrix<U, N, D>& x, G& gen) const noexcept {
     return forward(x, detail::dropout_with<T, G>{dropout_p, &gen});
   }
 
   /// Evaluation mode for a batch: B x N x d_in -> B x N x d_out.
-  template <std::size_t B, std::size_t N, std::size_t D>
-  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<U, B, N, D>& x) const noexcept {
     return detail::per_item(x, *this);
   }
 
   /// Training mode for a batch; batch items draw from gen in order.
-  template <std::size_t B, std::size_t N, std::size_t D, random_source G>
-  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x, G& gen) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D, random_source G>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<U, B, N, D>& x, G& gen) const noexcept {
     return detail::per_item(x, detail::with_generator<std::remove_cvref_t<decltype(*this)>, G>{this, &gen});
   }
 
  private:
-  template <std::size_t N, std::size_t D, class Drop>
-  constexpr matrix<T, N, d_out> forward(const matrix<T, N, D>& x, const Drop& drop) const noexcept {
-    detail::check_input<d_in, context_length, N, D>();
-    if constexpr (D == d_in)
+  template <class U, std::size_t N, std::size_t D, class Drop>
+  constexpr matrix<T, N, d_out> forward(const matrix<U, N, D>& x, const Drop& drop) const noexcept {
+    if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>())
       return detail::attend<true>(matmul(x, W_query), matmul(x, W_key), matmul(x, W_value), drop);
     else
       return {};

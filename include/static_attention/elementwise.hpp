@@ -160,22 +160,40 @@ constexpr M operator/(const M& m, value_type_t<M> s) noexcept {
   return map(m, detail::with_scalar<detail::divides_op, value_type_t<M>, true>{s});
 }
 
-/// Compound assignment, element-wise or with a scalar.
-template <dense A, class B>
-requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator+=(A& a, const B& b) noexcept {
+/// Compound assignment, element-wise (equal shapes) or with a scalar of the element type.
+template <dense A, dense B>
+constexpr A& operator+=(A& a, const B& b) noexcept {
   return a = a + b;
 }
-template <dense A, class B>
-requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator-=(A& a, const B& b) noexcept {
+template <dense A, dense B>
+constexpr A& operator-=(A& a, const B& b) noexcept {
   return a = a - b;
 }
-template <dense A, class B>
-requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator*=(A& a, const B& b) noexcept {
+template <dense A, dense B>
+constexpr A& operator*=(A& a, const B& b) noexcept {
   return a = a * b;
 }
-template <dense A, class B>
-requires(dense<B> || std::is_convertible_v<B, value_type_t<A>>) constexpr A& operator/=(A& a, const B& b) noexcept {
+template <dense A, dense B>
+constexpr A& operator/=(A& a, const B& b) noexcept {
   return a = a / b;
+}
+// The scalar's type is the element type, so any conversion happens (and is diagnosed) at the
+// caller, as with the binary operators.
+template <dense A>
+constexpr A& operator+=(A& a, value_type_t<A> s) noexcept {
+  return a = a + s;
+}
+template <dense A>
+constexpr A& operator-=(A& a, value_type_t<A> s) noexcept {
+  return a = a - s;
+}
+template <dense A>
+constexpr A& operator*=(A& a, value_type_t<A> s) noexcept {
+  return a = a * s;
+}
+template <dense A>
+constexpr A& operator/=(A& a, value_type_t<A> s) noexcept {
+  return a = a / s;
 }
 
 /// True when every |a - b| <= tol (absolute tolerance; NaN never compares equal, equal

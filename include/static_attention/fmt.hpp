@@ -31,12 +31,12 @@ struct fmt::formatter<M, char> {
     auto it = ctx.begin();
     if (it != ctx.end() && *it == '.') {
       ++it;
-      if (it == ctx.end() || *it < '0' || *it > '9') throw fmt::format_error("{:.N} for a matrix needs digits N");
+      if (it == ctx.end() || *it < '0' || *it > '9') FMT_THROW(fmt::format_error("{:.N} for a matrix needs digits N"));
       int precision = 0;
       while (it != ctx.end() && *it >= '0' && *it <= '9') precision = precision * 10 + (*it++ - '0');
       options.precision = precision;
     }
-    if (it != ctx.end() && *it != '}') throw fmt::format_error("a matrix takes only {} or {:.N}");
+    if (it != ctx.end() && *it != '}') FMT_THROW(fmt::format_error("a matrix takes only {} or {:.N}"));
     return it;
   }
 

@@ -17,21 +17,22 @@ struct linear_layer {
   static constexpr std::size_t in_features = in_features_;
   static constexpr std::size_t out_features = out_features_;
 
+  static_assert(detail::check_attention_element<T>());
+
   matrix<T, in_features_, out_features_> weight;
   matrix<T, 1, out_features_> bias;
 
   /// From nn.Linear's weight (out x in) and bias (1 x out).
   template <class U, std::size_t R, std::size_t C, std::size_t BR, std::size_t BC>
   static constexpr linear_layer from_linear(const matrix<U, R, C>& w, const matrix<U, BR, BC>& b) noexcept {
-    return {detail::linear_weight_as_xw<T, in_features_, out_features_>(w), detail::xw_weight<T, 1, out_features_>(b)};
+    return {detail::linear_weight_as_xw<T, in_features_, out_features_>(w), detail::bias_row<T, out_features_>(b)};
   }
 
   /// x W + b for one sequence: N x in -> N x out.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, out_features_> operator()(const matrix<T, N, D>& x) const noexcept {
-    detail::check_input<in_features_, no_context_limit, N, D>();
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, out_features_> operator()(const matrix<U, N, D>& x) const noexcept {
     matrix<T, N, out_features_> y;
-    if constexpr (D == in_features_) {
+    if constexpr (detail::input_fits<T, in_features_, no_context_limit, U, N, D>()) {
       y = matmul(x, weight);
       for (std::size_t i = 0; i < N; ++i)
         for (std::size_t j = 0; j < out_features_; ++j) y.elems[i * out_features_ + j] += bias.elems[j];
@@ -40,8 +41,8 @@ struct linear_layer {
   }
 
   /// x W + b for a batch.
-  template <std::size_t B, std::size_t N, std::size_t D>
-  constexpr tensor<T, B, N, out_features_> operator()(const tensor<T, B, N, D>& x) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, out_features_> operator()(const tensor<U, B, N, D>& x) const noexcept {
     return detail::per_item(x, *this);
   }
 };

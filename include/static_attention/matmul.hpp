@@ -77,4 +77,17 @@ constexpr tensor<T, B, N, C> matmul(const tensor<T, B, N, K>& a, const matrix<T,
   return out;
 }
 
+/// Operands no other overload takes: two element types, or a matrix times a tensor. States the
+/// rule instead of listing candidates.
+template <dense A, dense B>
+requires(!std::is_same_v<value_type_t<A>, value_type_t<B>> || (matrix_type<A> && tensor_type<B>)) constexpr A
+    matmul(const A& a, const B&) noexcept {
+  static_assert(element_types_equal<value_type_t<A>, value_type_t<B>>,
+                "matmul(a, b) requires one element type; convert one operand with map()");
+  static_assert(!(matrix_type<A> && tensor_type<B>),
+                "matmul(a, b) takes a matrix or a batch as a, and a batch only with a batch: for a matrix "
+                "times a batch, stack the matrix or transpose the product (b^T a^T)");
+  return a;
+}
+
 }  // namespace static_attention

@@ -79,6 +79,8 @@ struct multi_head_attention {
                 "multi_head_attention<T, d_in, d_out, num_heads> requires d_out % num_heads == 0, so that "
                 "every head gets head_dim = d_out / num_heads columns");
 
+  static_assert(detail::check_attention_element<T>());
+
   /// Columns per head.
   static constexpr std::size_t head_dim = num_heads > 0 ? d_out / num_heads : 0;
 
@@ -109,10 +111,8 @@ struct multi_head_attention {
         W_key(detail::xw_weight<T, d_in, d_out>(init_key)),
         W_value(detail::xw_weight<T, d_in, d_out>(init_value)),
         W_out(detail::xw_weight<T, d_out, d_out>(init_out)),
-        b_out(detail::xw_weight<T, 1, d_out>(init_bias)),
-        dropout_p(detail::checked_dropout_p(init_dropout)) {
-    detail::check_attention_element<T>();
-  }
+        b_out(detail::bias_row<T, d_out>(init_bias)),
+        dropout_p(detail::checked_dropout_p(init_dropout)) {}
 
   /// From nn.Linear weights (d_out x d_in for W_query, W_key, W_value; d_out x d_out for
   /// out_proj.weight) and out_proj.bias as 1 x d_out.
@@ -127,16 +127,15 @@ struct multi_head_attention {
             detail::linear_weight_as_xw<T, d_in, d_out>(init_key),
             detail::linear_weight_as_xw<T, d_in, d_out>(init_value),
             detail::linear_weight_as_xw<T, d_out, d_out>(init_out),
-            detail::xw_weight<T, 1, d_out>(init_bias),
+            detail::bias_row<T, d_out>(init_bias),
             init_dropout};
   }
 
   /// Each head's masked attention weights for one sequence: num_heads x N x N.
-  template <std::size_t N, std::size_t D>
-  constexpr tensor<T, num_heads, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
-    detail::check_input<d_in, context_length, N, D>();
+  template <class U, std::size_t N, std::size_t D>
+  constexpr tensor<T, num_heads, N, N> attention_weights(const matrix<U, N, D>& x) const noexcept {
     tensor<T, num_heads, N, N> out;
-    if constexpr (D == d_in) {
+    if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>()) {
       const auto queries = matmul(x, W_query);
       const auto keys = matmul(x, W_key);
       boost::hana::for_each(detail::head_indices<num_heads>,
@@ -146,35 +145,34 @@ struct multi_head_attention {
   }
 
   /// Evaluation mode (no dropout), one sequence: N x d_in -> N x d_out.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x) const noexcept {
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, d_out> operator()(const matrix<U, N, D>& x) const noexcept {
     return forward(x, detail::no_dropout{});
   }
 
   /// Training mode: dropout on every head's attention weights, drawing from gen head by head.
-  template <std::size_t N, std::size_t D, random_source G>
-  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x, G& gen) const noexcept {
+  template <class U, std::size_t N, std::size_t D, random_source G>
+  constexpr matrix<T, N, d_out> operator()(const matrix<U, N, D>& x, G& gen) const noexcept {
     return forward(x, detail::dropout_with<T, G>{dropout_p, &gen});
   }
 
   /// Evaluation mode for a batch: B x N x d_in -> B x N x d_out.
-  template <std::size_t B, std::size_t N, std::size_t D>
-  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<U, B, N, D>& x) const noexcept {
     return detail::per_item(x, *this);
   }
 
   /// Training mode for a batch; batch items draw from gen in order.
-  template <std::size_t B, std::size_t N, std::size_t D, random_source G>
-  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x, G& gen) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D, random_source G>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<U, B, N, D>& x, G& gen) const noexcept {
     return detail::per_item(x, detail::with_generator<std::remove_cvref_t<decltype(*this)>, G>{this, &gen});
   }
 
  private:
-  template <std::size_t N, std::size_t D, class Drop>
-  constexpr matrix<T, N, d_out> forward(const matrix<T, N, D>& x, const Drop& drop) const noexcept {
-    detail::check_input<d_in, context_length, N, D>();
+  template <class U, std::size_t N, std::size_t D, class Drop>
+  constexpr matrix<T, N, d_out> forward(const matrix<U, N, D>& x, const Drop& drop) const noexcept {
     matrix<T, N, d_out> context;
-    if constexpr (D == d_in) {
+    if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>()) {
       const auto queries = matmul(x, W_query);
       const auto keys = matmul(x, W_key);
       const auto values = matmul(x, W_value);
@@ -193,10 +191,10 @@ struct multi_head_attention {
 template <class... Heads>
 struct multi_head_attention_wrapper {
   static_assert(sizeof...(Heads) > 0, "multi_head_attention_wrapper needs at least one head");
-  static_assert(((Heads::in_features == std::remove_cvref_t<decltype((Heads{}, ...))>::in_features) && ...),
-                "multi_head_attention_wrapper requires heads of one d_in");
   /// Features in (every head's d_in) and out (the sum of the heads' d_out).
   static constexpr std::size_t in_features = (Heads::in_features, ...);
+  static_assert(((Heads::in_features == in_features) && ...),
+                "multi_head_attention_wrapper requires heads of one d_in");
   static constexpr std::size_t out_features = (Heads::out_features + ...);
   /// The heads, in output order.
   boost::hana::tuple<Heads...> heads;

@@ -140,7 +140,15 @@ requires some_named<A, B>
 constexpr auto operator/(const A& a, const B& b) noexcept {
   return detail::named_elementwise<detail::divides_op>(a, b);
 }
-/// Scaling keeps the names.
+/// Scalar operations keep the names.
+template <dense M, class R, class C>
+constexpr named<M, R, C> operator+(const named<M, R, C>& m, value_type_t<M> s) noexcept {
+  return {m.value + s};
+}
+template <dense M, class R, class C>
+constexpr named<M, R, C> operator-(const named<M, R, C>& m, value_type_t<M> s) noexcept {
+  return {m.value - s};
+}
 template <dense M, class R, class C>
 constexpr named<M, R, C> operator/(const named<M, R, C>& m, value_type_t<M> s) noexcept {
   return {m.value / s};

@@ -20,6 +20,8 @@ namespace static_attention {
 /// from_linear takes nn.Linear's d_out x d_in weights, as SelfAttention_v2's.
 template <class T, std::size_t d_in, std::size_t d_out>
 struct self_attention {
+  static_assert(detail::check_attention_element<T>());
+
   /// Features in and out, for shape folds over a model (model.hpp).
   static constexpr std::size_t in_features = d_in;
   static constexpr std::size_t out_features = d_out;
@@ -37,9 +39,7 @@ struct self_attention {
                            const matrix<U, R3, C3>& init_value) noexcept
       : W_query(detail::xw_weight<T, d_in, d_out>(init_query)),
         W_key(detail::xw_weight<T, d_in, d_out>(init_key)),
-        W_value(detail::xw_weight<T, d_in, d_out>(init_value)) {
-    detail::check_attention_element<T>();
-  }
+        W_value(detail::xw_weight<T, d_in, d_out>(init_value)) {}
 
   /// From nn.Linear weights, d_out x d_in (x @ W.T), in query, key, value order.
   template <class U, std::size_t R1, std::size_t C1, std::size_t R2, std::size_t C2, std::size_t R3, std::size_t C3>
@@ -51,28 +51,26 @@ struct self_attention {
   }
 
   /// Attention weights softmax(Q K^T / sqrt(d_out)) for one sequence: N x N.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, N> attention_weights(const matrix<T, N, D>& x) const noexcept {
-    detail::check_input<d_in, no_context_limit, N, D>();
-    if constexpr (D == d_in)
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, N> attention_weights(const matrix<U, N, D>& x) const noexcept {
+    if constexpr (detail::input_fits<T, d_in, no_context_limit, U, N, D>())
       return detail::attn_weights<false>(matmul(x, W_query), matmul(x, W_key));
     else
       return {};
   }
 
   /// Context vectors for one sequence: N x d_in -> N x d_out.
-  template <std::size_t N, std::size_t D>
-  constexpr matrix<T, N, d_out> operator()(const matrix<T, N, D>& x) const noexcept {
-    detail::check_input<d_in, no_context_limit, N, D>();
-    if constexpr (D == d_in)
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, d_out> operator()(const matrix<U, N, D>& x) const noexcept {
+    if constexpr (detail::input_fits<T, d_in, no_context_limit, U, N, D>())
       return detail::attend<false>(matmul(x, W_query), matmul(x, W_key), matmul(x, W_value), detail::no_dropout{});
     else
       return {};
   }
 
   /// Context vectors for a batch: B x N x d_in -> B x N x d_out.
-  template <std::size_t B, std::size_t N, std::size_t D>
-  constexpr tensor<T, B, N, d_out> operator()(const tensor<T, B, N, D>& x) const noexcept {
+  template <class U, std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, d_out> operator()(const tensor<U, B, N, D>& x) const noexcept {
     return detail::per_item(x, *this);
   }
 };

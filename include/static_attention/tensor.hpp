@@ -38,11 +38,16 @@ struct tensor {
   constexpr tensor() noexcept = default;
 
   /// One braced N x D block per batch item: `tensor<int, 2, 1, 2> t{{{1, 2}}, {{3, 4}}};`
-  template <std::size_t... ItemRows>
-  constexpr tensor(const T (&... init_items)[ItemRows][D]) noexcept {  // NOLINT: implicit on purpose
-    static_assert(braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>,
-                  "tensor<T, B, N, D>{...} requires exactly B braced items of N rows of D values");
-    if constexpr (braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>) {
+  template <std::size_t... ItemRows, std::size_t... RowLengths>
+  constexpr tensor(const T (&... init_items)[ItemRows][RowLengths]) noexcept {  // NOLINT: implicit on purpose
+    // Row lengths are deduced, not fixed to D, so a short row is refused instead of zero-filled.
+    if constexpr (!braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>) {
+      static_assert(braced_rows_fit<shape<B, N>, braced_rows<ItemRows...>>,
+                    "tensor<T, B, N, D>{...} requires exactly B braced items of N rows each");
+    } else if constexpr (!braced_rows_fit<shape<B, D>, braced_rows<RowLengths...>>) {
+      static_assert(braced_rows_fit<shape<B, D>, braced_rows<RowLengths...>>,
+                    "tensor<T, B, N, D>{...} requires exactly D values in every row");
+    } else {
       // An array of the items, not a fold expression: Clang limits folds to 256 operands.
       const T(*const items_given[])[D] = {init_items...};
       for (std::size_t b = 0; b < B; ++b)
@@ -80,6 +85,11 @@ struct tensor {
   friend constexpr bool operator==(const tensor&, const tensor&) = default;
 };
 
+/// `tensor t{{{1.0, 2.0}}, {{3.0, 4.0}}}` deduces `tensor<double, 2, 1, 2>`.
+template <class T, std::size_t N, std::size_t D, class... U>
+requires(std::is_same_v<T, U>&&...) tensor(const T (&first)[N][D], const U (&... rest)[N][D])
+->tensor<T, 1 + sizeof...(U), N, D>;
+
 /// Replaces batch item b of t with m.
 template <class T, std::size_t B, std::size_t N, std::size_t D>
 constexpr void set_item(tensor<T, B, N, D>& t, std::size_t b, const matrix<T, N, D>& m) noexcept {
@@ -94,9 +104,10 @@ constexpr auto stack(const matrix<T, N, D>& first, const More&... more) noexcept
   static_assert((std::is_same_v<More, matrix<T, N, D>> && ...),
                 "stack(a, b, ...) requires matrices of one element type and one shape");
   tensor<T, 1 + sizeof...(More), N, D> t;
-  std::size_t b = 0;
-  set_item(t, b++, first);
-  (set_item(t, b++, more), ...);
+  if constexpr ((std::is_same_v<More, matrix<T, N, D>> && ...)) {
+    const matrix<T, N, D>* items[] = {&first, &more...};
+    for (std::size_t b = 0; b < 1 + sizeof...(More); ++b) set_item(t, b, *items[b]);
+  }
   return t;
 }
 

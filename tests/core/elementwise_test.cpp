@@ -31,7 +31,11 @@ constexpr bool compound_assignment() {
   m -= 1.0;
   m *= 2.0;
   m /= sa::full<double, 2, 3>(12.0);
-  return m == sa::ones<double, 2, 3>();
+  auto f = sa::full<float, 2, 2>(3.0f);
+  f *= 0.5;  // a double constant that float holds exactly: converted at the call, no warning
+  f /= 2;
+  f += f;
+  return m == sa::ones<double, 2, 3>() && f == sa::full<float, 2, 2>(1.5f);
 }
 
 constexpr bool map_changes_element_type() {

@@ -43,6 +43,9 @@ static_assert(std::is_same_v<decltype(deduced), const sa::matrix<double, 2, 2>>)
 constexpr sa::matrix deduced_row{{1.0f, 2.0f, 3.0f}};
 static_assert(std::is_same_v<decltype(deduced_row), const sa::matrix<float, 1, 3>>);
 
+constexpr sa::tensor deduced_batch{{{1.0, 2.0}}, {{3.0, 4.0}}};
+static_assert(std::is_same_v<decltype(deduced_batch), const sa::tensor<double, 2, 1, 2>>);
+
 // --- result shapes -----------------------------------------------------------------------
 static_assert(std::is_same_v<decltype(sa::matmul(m63{}, sa::matrix<float, 3, 2>{})), sa::matrix<float, 6, 2>>);
 static_assert(std::is_same_v<decltype(sa::matmul(sa::matrix<float, 6, 6>{}, m63{})), m63>);
@@ -70,5 +73,12 @@ static_assert(!sa::same_shape<m63, sa::matrix<double, 6, 3>>);
 constexpr sa::matrix<int, 2, 2> p{{1, 2}, {3, 4}};
 static_assert(p * p == sa::matrix<int, 2, 2>{{1, 4}, {9, 16}});
 static_assert(sa::matmul(p, p) == sa::matrix<int, 2, 2>{{7, 10}, {15, 22}});
+
+// --- integer and bool products: sums converted back to the element type ---------------------
+constexpr sa::matrix<short, 2, 2> sp{{1, 2}, {3, 4}};
+static_assert(sa::matmul(sp, sp) == sa::matrix<short, 2, 2>{{7, 10}, {15, 22}});
+constexpr sa::matrix<bool, 2, 2> adjacency{{false, true}, {false, false}};
+static_assert(sa::matmul(adjacency, adjacency) == sa::matrix<bool, 2, 2>{}, "no path of length 2");
+static_assert(sa::matmul(sa::identity<bool, 2>(), adjacency) == adjacency);
 
 int main() {}

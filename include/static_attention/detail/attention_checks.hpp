@@ -9,8 +9,21 @@
 namespace static_attention::detail {
 
 template <class T>
-constexpr void check_attention_element() noexcept {
+constexpr bool check_attention_element() noexcept {
   static_assert(is_floating_element<T>, "attention modules require a floating-point element type (float or double)");
+  return true;
+}
+
+// A bias row: 1 x d_out (nn.Linear's bias, shape (d_out,) in PyTorch).
+template <class T, std::size_t DOut, class U, std::size_t R, std::size_t C>
+constexpr matrix<T, 1, DOut> bias_row(const matrix<U, R, C>& b) noexcept {
+  static_assert(element_types_equal<T, U>, "attention weights must have the module's element type");
+  static_assert(weight_shape_matches<shape<R, C>, shape<1, DOut>>, "the bias is a 1 x d_out row (nn.Linear's bias)");
+  if constexpr (std::is_same_v<matrix<U, R, C>, matrix<T, 1, DOut>>) {
+    return b;
+  } else {
+    return {};
+  }
 }
 
 // A weight in the x @ W layout: d_in x d_out.
@@ -52,6 +65,18 @@ constexpr matrix<T, DIn, DOut> linear_weight_as_xw(const matrix<U, R, C>& w) noe
 }
 
 // An input sequence of N tokens with d_in features, within the context length.
+template <std::size_t DIn, std::size_t ContextLength, std::size_t N, std::size_t D>
+constexpr void check_input() noexcept;
+
+// The same, and of the module's element type.
+template <class T, std::size_t DIn, std::size_t ContextLength, class U, std::size_t N, std::size_t D>
+constexpr bool input_fits() noexcept {
+  static_assert(element_types_equal<U, T>,
+                "an attention module requires inputs of its own element type; convert them with map()");
+  check_input<DIn, ContextLength, N, D>();
+  return std::is_same_v<U, T> && D == DIn && N <= ContextLength;
+}
+
 template <std::size_t DIn, std::size_t ContextLength, std::size_t N, std::size_t D>
 constexpr void check_input() noexcept {
   static_assert(input_features_match<shape<N, D>, DIn>,

@@ -51,7 +51,16 @@ constexpr T dot(const T* a, const T* b) noexcept {
 /// out (R x C) = a (R x K) . b (K x C); the three must not overlap.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void matmul_kernel(const T* a, const T* b, T* out) noexcept {
-  if (std::is_constant_evaluated()) {
+  if constexpr (!std::is_floating_point_v<T>) {
+    // Integers and bool: one plain loop at both times. Products of small integers are promoted
+    // to int, so each sum is converted back explicitly (bool: an OR of ANDs).
+    for (std::size_t i = 0; i < R; ++i)
+      for (std::size_t j = 0; j < C; ++j) {
+        T acc{};
+        for (std::size_t k = 0; k < K; ++k) acc = static_cast<T>(acc + a[i * K + k] * b[k * C + j]);
+        out[i * C + j] = acc;
+      }
+  } else if (std::is_constant_evaluated()) {
     for (std::size_t i = 0; i < R; ++i)
       for (std::size_t j = 0; j < C; ++j) out[i * C + j] = ce::dot<T, K, 1, C>(a + i * K, b + j);
   } else {
