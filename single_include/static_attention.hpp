@@ -1220,31 +1220,33 @@ inline constexpr double exp_zero_d = -746.0;                    // exp(-746) < 2
   return select(nan, quiet(x), r2);
 }
 
-// Float: the float domain is tiny in double, so one rounding-to-nearest reduction and a
-// plain polynomial for exp(r) (relative error 2^-46) leave only the final rounding to float.
+// Float: computed in double and rounded once. Float needs the double intermediate only to
+// about 2^-25 (then the final rounding stays within 1 ulp), so the reduction is the cheapest
+// exact one and the polynomial the shortest that reaches 2^-28:
+//   t = x / ln2 (one rounding, |t| < 151, so an absolute error below 2^-45),
+//   k = round(t), u = t - k exactly (|u| <= 1/2), exp(x) = 2^k 2^u,
+//   2^u by a degree-6 polynomial (Chebyshev fit, max relative error 2^-28.5),
+// then 2^k scales exactly (normal in double) and the conversion to float rounds once, into
+// the subnormal range too. Exhaustively checked over all 2^32 inputs: max error 0.5+ ulp
+// (tools/exp_float_exhaustive.cpp; docs/accuracy.md).
+// Coefficients: mpmath 50 digits, mp.chebyfit(lambda u: 2**u, [-0.50005, 0.50005], 7).
 inline constexpr double exp_overflow_f = 0x1.62e42ep+6;  // largest float with finite exp
 inline constexpr double exp_zero_f = -104.0;             // exp(-104) < 2^-150
 
-// exp(x) in double with relative error below 2^-45, for -104 <= x <= 89.
+// exp(x) in double with relative error below 2^-28, for -104 <= x <= 89.
 [[nodiscard, gnu::always_inline]] constexpr double exp_kernel_f(double x) noexcept {
   SA_DETAIL_NO_FP_CONTRACT
-  const double scaled = x * inv_ln2;
-  const rounded kr = round_to_int(scaled);
-  const double hi = x - kr.kd * ln2_hi;
-  const double lo = kr.kd * ln2_lo;
-  const double r = hi - lo;
-  // exp(r) on [-ln2/2, ln2/2], Chebyshev fit of degree 9, max error 2^-46.
-  double p = 0x1.72e1150d0c9b6p-19;
-  p = p * r + 0x1.a17e031985654p-16;
-  p = p * r + 0x1.a01994bd214e7p-13;
-  p = p * r + 0x1.6c162ba880942p-10;
-  p = p * r + 0x1.11111123c1f47p-7;
-  p = p * r + 0x1.55555588c026cp-5;
-  p = p * r + 0x1.5555555550d79p-3;
-  p = p * r + 0x1.ffffffffe74a0p-2;
-  p = p * r + 0x1.0000000000006p+0;
-  p = p * r + 0x1.000000000003dp+0;
-  return p * pow2(kr.k);  // k in [-151, 129]: 2^k normal, product exact-range in double
+  const double t = x * inv_ln2;
+  const rounded kr = round_to_int(t);
+  const double u = t - kr.kd;  // exact
+  double p = 0x1.44400fbb6ab91p-13;
+  p = p * u + 0x1.5f48d755e733dp-10;
+  p = p * u + 0x1.3b2a1b6160509p-7;
+  p = p * u + 0x1.c6aecc388e71dp-5;
+  p = p * u + 0x1.ebfbe04600c97p-3;
+  p = p * u + 0x1.62e430d056f93p-1;
+  p = p * u + 0x1.0000000000000p+0;
+  return p * pow2(kr.k);  // k in [-150, 128]: 2^k normal in double, the product exact
 }
 
 [[nodiscard, gnu::always_inline]] constexpr float exp_impl(float xf) noexcept {
