@@ -767,8 +767,9 @@ constexpr T checked_dropout_p(T p) noexcept {
 /// `torch.nn.Dropout(p)` in training mode. Element k is kept when the k-th draw, taken as a
 /// 24-bit uniform number in [0, 1) like `torch.rand`, is below 1 - p; so the mask depends only
 /// on the generator's seed and the order of the elements. (It is not the mask PyTorch's own
-/// bernoulli_ kernel draws: that depends on its vectorised implementation.) p = 0 returns m unchanged and draws
-/// nothing; p = 1 gives zeros. p outside [0, 1] is a compile error in constant evaluation.
+/// bernoulli_ kernel draws: that depends on its vectorised implementation.) p = 0 returns m
+/// unchanged and draws nothing; p = 1 gives zeros. p outside [0, 1] is a compile error in
+/// constant evaluation.
 template <dense M, random_source G>
 constexpr M dropout(const M& m, value_type_t<M> p, G& gen) noexcept {
   using T = value_type_t<M>;
