@@ -59,7 +59,8 @@ inline constexpr double exp_zero_d = -746.0;                    // exp(-746) < 2
   return select(nan, quiet(x), r2);
 }
 
-// Float: computed in double and rounded once. Float needs the double intermediate only to
+// Double kernel for float tanh (float exp uses exp_kernel_ff below, in float arithmetic).
+// Float needs the double intermediate only to
 // about 2^-25 (then the final rounding stays within 1 ulp), so the reduction is the cheapest
 // exact one and the polynomial the shortest that reaches 2^-28:
 //   t = x / ln2 (one rounding, |t| < 151, so an absolute error below 2^-45),
@@ -88,16 +89,74 @@ inline constexpr double exp_zero_f = -104.0;             // exp(-104) < 2^-150
   return p * pow2(kr.k);  // k in [-150, 128]: 2^k normal in double, the product exact
 }
 
-[[nodiscard, gnu::always_inline]] constexpr float exp_impl(float xf) noexcept {
-  const double x = static_cast<double>(xf);
-  const bool nan = is_nan(xf);
-  const bool over = x > exp_overflow_f;
-  const bool under = x < exp_zero_f;
-  // exp(exp_overflow_f) < FLT_MAX, so the conversion is always defined (NaN for NaN or inf).
-  const float y = static_cast<float>(exp_kernel_f(kernel_arg(x, exp_zero_f, exp_overflow_f)));
+// Float exp in float arithmetic (twice the SIMD width of double). Error budget: the final
+// rounding of y = exp(r) in [0.70, 1.42] costs 0.5 ulp, everything before it about 0.2 ulp:
+//   k = round(x / ln2) (float round shift; k may be off by one from the nearest, |r| stays
+//   below 0.34658), hi = x - k ln2_hi exact (ln2_hi has 15 significant bits, |k| <= 150, and
+//   x, k ln2_hi are within a factor 2), lo = k ln2_lo (|lo| < 2^-12, error < 2^-36),
+//   r = hi - lo, s = r^2 Q(r) with Q(r) = (exp(r) - 1 - r) / r^2 of degree 5 (relative error
+//   2^-26.7 with the float coefficients; |s| < 0.06, so s is good to about 2^-28 absolute),
+//   1 + hi = a + t exactly (Fast2Sum, |hi| < 1), y = a + (t + (s - lo)): only the last sum
+//   rounds by up to a half ulp; the others are about 2^-29.
+// Then 2^k = 2^k1 2^k2 (both normal for k in [-150, 128]), y 2^k1 exact and the second product
+// rounds once, also into the subnormal range (y is already rounded there: < 1 ulp in all).
+// Exhaustively checked over all 2^32 inputs (tools/exp_float_exhaustive.cpp; docs/accuracy.md).
+// Coefficients: mpmath 40 digits, mp.chebyfit(Q, [-0.34658, 0.34658], 6), rounded to float.
+inline constexpr float ln2_hi_f = 0x1.62e4p-1f;
+inline constexpr float ln2_lo_f = 0x1.7f7d1ep-20f;
+inline constexpr float inv_ln2_f = 0x1.715476p+0f;
+inline constexpr float round_shift_f = 0x1.8p23f;  // rounds |v| < 2^22 to an integer
+
+// 2^k for -126 <= k <= 127, from bits; unsigned arithmetic, so garbage k (NaN path) is harmless.
+[[nodiscard]] constexpr float pow2f(std::uint32_t k) noexcept { return as_float((k + 127U) << 23); }
+
+// kernel_arg for float (see math_common.hpp).
+[[nodiscard]] constexpr float exp_arg_f(float x, float lo, float hi) noexcept {
+  if (std::is_constant_evaluated()) {
+    if (is_nan(x)) {
+      return 0.0f;
+    }
+    return x < lo ? lo : (x > hi ? hi : x);
+  }
+  const float zero = x - x;
+  const float low = lo + zero;
+  const float high = hi + zero;
+  return select(x < lo, low, select(x > hi, high, x));
+}
+
+// exp(x) in float for -104 <= x <= 0x1.62e42ep+6, error below 1 ulp.
+[[nodiscard, gnu::always_inline]] constexpr float exp_kernel_ff(float x) noexcept {
+  SA_DETAIL_NO_FP_CONTRACT
+  const float shifted = x * inv_ln2_f + round_shift_f;
+  const float kd = shifted - round_shift_f;
+  const std::uint32_t ku = bits(shifted) - bits(round_shift_f);  // k mod 2^32
+  const float hi = x - kd * ln2_hi_f;  // exact
+  const float lo = kd * ln2_lo_f;
+  const float r = hi - lo;
+  float q = 0x1.a124e6p-13f;
+  q = q * r + 0x1.6d4318p-10f;
+  q = q * r + 0x1.1110e0p-7f;
+  q = q * r + 0x1.5554eap-5f;
+  q = q * r + 0x1.555556p-3f;
+  q = q * r + 0x1.000000p-1f;
+  const float s = (r * r) * q;
+  const float a = 1.0f + hi;
+  const float t = hi - (a - 1.0f);  // exact: 1 + hi = a + t
+  const float y = a + (t + (s - lo));
+  // k1 = floor(k / 2) by an arithmetic shift of the signed value, k2 = k - k1.
+  const auto k1 = static_cast<std::uint32_t>(static_cast<std::int32_t>(ku) >> 1);
+  const std::uint32_t k2 = ku - k1;
+  return y * pow2f(k1) * pow2f(k2);
+}
+
+[[nodiscard, gnu::always_inline]] constexpr float exp_impl(float x) noexcept {
+  const bool nan = is_nan(x);
+  const bool over = x > static_cast<float>(exp_overflow_f);
+  const bool under = x < static_cast<float>(exp_zero_f);
+  const float y = exp_kernel_ff(exp_arg_f(x, static_cast<float>(exp_zero_f), static_cast<float>(exp_overflow_f)));
   const float r1 = select(over, inf_f, y);
   const float r2 = select(under, 0.0f, r1);
-  return select(nan, quiet(xf), r2);
+  return select(nan, quiet(x), r2);
 }
 
 }  // namespace static_attention::detail::math
