@@ -30,10 +30,10 @@ enum class fn { exp, tanh };
 
 struct tally {
   double max_ulp = 0.0;
-  std::uint32_t worst = 0;          // input bits of max_ulp
-  std::uint64_t not_cr = 0;         // results other than the (double-)rounded reference
-  std::uint64_t bad_special = 0;    // wrong special value, NaN handling or sign
-  std::uint64_t array_mismatch = 0; // array overload vs scalar, bitwise
+  std::uint32_t worst = 0;           // input bits of max_ulp
+  std::uint64_t not_cr = 0;          // results other than the (double-)rounded reference
+  std::uint64_t bad_special = 0;     // wrong special value, NaN handling or sign
+  std::uint64_t array_mismatch = 0;  // array overload vs scalar, bitwise
 };
 
 // ulp of the exact value v (v finite, not 0) on the float grid.
@@ -147,16 +147,14 @@ bool run(fn f) {
   const long double refl = reference_long(f, wx);
   const double err_long = static_cast<double>(std::fabs(static_cast<long double>(wy) - refl) /
                                               static_cast<long double>(float_ulp(static_cast<double>(refl))));
-  std::printf("%s(float): 2^32 inputs, max error %.6f ulp at x = %a (%.6f ulp vs long double), "
-              "%llu results not correctly rounded, %llu special-value errors, %llu array/scalar "
-              "mismatches: %s (bound %.0f ulp)\n",
-              name, all.max_ulp, static_cast<double>(wx), err_long,
-              static_cast<unsigned long long>(all.not_cr), static_cast<unsigned long long>(all.bad_special),
-              static_cast<unsigned long long>(all.array_mismatch),
-              (all.max_ulp <= bound && err_long <= bound && all.bad_special == 0 && all.array_mismatch == 0)
-                  ? "PASS"
-                  : "FAIL",
-              bound);
+  std::printf(
+      "%s(float): 2^32 inputs, max error %.6f ulp at x = %a (%.6f ulp vs long double), "
+      "%llu results not correctly rounded, %llu special-value errors, %llu array/scalar "
+      "mismatches: %s (bound %.0f ulp)\n",
+      name, all.max_ulp, static_cast<double>(wx), err_long, static_cast<unsigned long long>(all.not_cr),
+      static_cast<unsigned long long>(all.bad_special), static_cast<unsigned long long>(all.array_mismatch),
+      (all.max_ulp <= bound && err_long <= bound && all.bad_special == 0 && all.array_mismatch == 0) ? "PASS" : "FAIL",
+      bound);
   return all.max_ulp <= bound && err_long <= bound && all.bad_special == 0 && all.array_mismatch == 0;
 }
 
