@@ -107,16 +107,18 @@ struct rounded {
 // by the caller. At run time a NaN (or an infinity) goes through as NaN, which every kernel
 // tolerates, and the bound is added to x - x (0 for finite x) so it is not a constant: with
 // a constant, GCC folds the kernel on that path and leaves a branch (see select).
-[[nodiscard]] constexpr double kernel_arg(double x, double lo, double hi) noexcept {
+// For double and float alike.
+template <class F>
+[[nodiscard]] constexpr F kernel_arg(F x, F lo, F hi) noexcept {
   if (std::is_constant_evaluated()) {
     if (is_nan(x)) {
-      return 0.0;
+      return F{0};
     }
     return x < lo ? lo : (x > hi ? hi : x);
   }
-  const double zero = x - x;
-  const double low = lo + zero;
-  const double high = hi + zero;
+  const F zero = x - x;
+  const F low = lo + zero;
+  const F high = hi + zero;
   return select(x < lo, low, select(x > hi, high, x));
 }
 

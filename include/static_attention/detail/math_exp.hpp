@@ -110,20 +110,6 @@ inline constexpr float round_shift_f = 0x1.8p23f;  // rounds |v| < 2^22 to an in
 // 2^k for -126 <= k <= 127, from bits; unsigned arithmetic, so garbage k (NaN path) is harmless.
 [[nodiscard]] constexpr float pow2f(std::uint32_t k) noexcept { return as_float((k + 127U) << 23); }
 
-// kernel_arg for float (see math_common.hpp).
-[[nodiscard]] constexpr float exp_arg_f(float x, float lo, float hi) noexcept {
-  if (std::is_constant_evaluated()) {
-    if (is_nan(x)) {
-      return 0.0f;
-    }
-    return x < lo ? lo : (x > hi ? hi : x);
-  }
-  const float zero = x - x;
-  const float low = lo + zero;
-  const float high = hi + zero;
-  return select(x < lo, low, select(x > hi, high, x));
-}
-
 // exp(x) in float for -104 <= x <= 0x1.62e42ep+6, error below 1 ulp.
 [[nodiscard, gnu::always_inline]] constexpr float exp_kernel_ff(float x) noexcept {
   SA_DETAIL_NO_FP_CONTRACT
@@ -153,7 +139,7 @@ inline constexpr float round_shift_f = 0x1.8p23f;  // rounds |v| < 2^22 to an in
   const bool nan = is_nan(x);
   const bool over = x > static_cast<float>(exp_overflow_f);
   const bool under = x < static_cast<float>(exp_zero_f);
-  const float y = exp_kernel_ff(exp_arg_f(x, static_cast<float>(exp_zero_f), static_cast<float>(exp_overflow_f)));
+  const float y = exp_kernel_ff(kernel_arg(x, static_cast<float>(exp_zero_f), static_cast<float>(exp_overflow_f)));
   const float r1 = select(over, inf_f, y);
   const float r2 = select(under, 0.0f, r1);
   return select(nan, quiet(x), r2);
