@@ -4,6 +4,7 @@
 
 #include <cstddef>
 
+#include <static_attention/detail/fp_contract.hpp>
 #include <static_attention/matmul.hpp>
 #include <static_attention/softmax.hpp>
 
@@ -52,13 +53,13 @@ constexpr matrix<T, 1, D> context_vector(const matrix<T, N, D>& x, std::size_t i
   matrix<T, 1, N> scores;
   for (std::size_t j = 0; j < N; ++j) {
     T dot{};
-    for (std::size_t k = 0; k < D; ++k) dot += x.elems[i * D + k] * x.elems[j * D + k];
+    for (std::size_t k = 0; k < D; ++k) dot += detail::rounded_product(x.elems[i * D + k], x.elems[j * D + k]);
     scores.elems[j] = dot;
   }
   const matrix<T, 1, N> alpha = softmax(scores);
   matrix<T, 1, D> z;
   for (std::size_t j = 0; j < N; ++j)
-    for (std::size_t k = 0; k < D; ++k) z.elems[k] += alpha.elems[j] * x.elems[j * D + k];
+    for (std::size_t k = 0; k < D; ++k) z.elems[k] += detail::rounded_product(alpha.elems[j], x.elems[j * D + k]);
   return z;
 }
 

@@ -1,12 +1,15 @@
 // Run-time kernels for fixed shapes: a register-blocked matrix product on GCC/Clang vector
 // extensions. Never used in constant evaluation (see matmul_kernel.hpp); no heap.
 //
-// Every output element is still the sum of its K products taken in order k = 0, 1, ..., K-1
-// (the blocking is over rows and columns, never over k), so results differ from the constant
-// evaluator's only where the compiler contracts a*b+c into an FMA.
+// Every output element is the sum of its K products taken in order k = 0, 1, ..., K-1, each
+// product rounded on its own (fp_contract.hpp): the constant evaluator's bits. Blocking is over
+// rows and columns; where it is over k (matmul_abt's panels), a block starts from the partial
+// sums already in out, which keeps the order.
 #pragma once
 
 #include <cstddef>
+
+#include <static_attention/detail/fp_contract.hpp>
 
 namespace static_attention::detail::simd {
 
@@ -44,42 +47,47 @@ struct vec_of {
 template <class T, std::size_t W>
 using vec = typename vec_of<T, W>::type;
 
-// out[MR x NV*W] = a[MR x K] . b[K x NV*W], with row strides LDA, LDB, LDC. The MR x NV
+// out[MR x NV*W] (+)= a[MR x K] . b[K x NV*W], with row strides LDA, LDB, LDC. The MR x NV
 // accumulators stay in registers; per k, NV loads of b and MR broadcasts of a feed MR*NV
-// independent multiply-adds.
+// independent multiplies and adds. Acc: start from out's values instead of zeros.
 template <class T, std::size_t W, std::size_t MR, std::size_t NV, std::size_t K, std::size_t LDA, std::size_t LDB,
-          std::size_t LDC>
+          std::size_t LDC, bool Acc>
 [[gnu::always_inline]] inline void block(const T* a, const T* b, T* out) noexcept {
   using V = vec<T, W>;
   V acc[MR][NV] = {};
+  if constexpr (Acc)
+    for (std::size_t r = 0; r < MR; ++r)
+      for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(&acc[r][v], out + r * LDC + v * W, sizeof(V));
   for (std::size_t k = 0; k < K; ++k) {
     V bv[NV];
     for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(&bv[v], b + k * LDB + v * W, sizeof(V));
     for (std::size_t r = 0; r < MR; ++r) {
-      const V av = V{} + a[r * LDA + k];
-      for (std::size_t v = 0; v < NV; ++v) acc[r][v] += av * bv[v];
+      const V av = a[r * LDA + k] - V{};  // a broadcast: x - (+0) is x, even for -0
+      for (std::size_t v = 0; v < NV; ++v) multiply_add(acc[r][v], av, bv[v]);
     }
   }
   for (std::size_t r = 0; r < MR; ++r)
     for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(out + r * LDC + v * W, &acc[r][v], sizeof(V));
 }
 
-// Rows [0, R) of the column panel [J, J + NV*W): blocks of MR rows, then the remaining rows.
+// Rows [0, R) of a column panel of NV vectors: blocks of MR rows, then the remaining rows.
 template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB,
-          std::size_t LDC>
+          std::size_t LDC, bool Acc>
 [[gnu::always_inline]] inline void panel(const T* a, const T* b, T* out) noexcept {
   // Accumulators MR*NV, plus NV values of b and one of a, within the register file.
   constexpr std::size_t fit = (vector_registers - NV - 2) / NV;
   constexpr std::size_t mr_max = fit < 1 ? 1 : (fit > 8 ? 8 : fit);
   constexpr std::size_t MR = R < mr_max ? R : mr_max;
   constexpr std::size_t full = R / MR * MR;
-  for (std::size_t i = 0; i < full; i += MR) block<T, W, MR, NV, K, LDA, LDB, LDC>(a + i * LDA, b, out + i * LDC);
-  if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC>(a + full * LDA, b, out + full * LDC);
+  for (std::size_t i = 0; i < full; i += MR)
+    block<T, W, MR, NV, K, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+  if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
 }
 
 // Columns [J, C) of out with vectors of W lanes: panels of up to max_nv vectors, then the
 // remaining whole vectors, then narrower vectors, then a plain loop for the last columns.
-template <class T, std::size_t W, std::size_t J, std::size_t R, std::size_t K, std::size_t C, std::size_t LDB>
+template <class T, std::size_t W, std::size_t J, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA,
+          std::size_t LDB, std::size_t LDC, bool Acc>
 inline void columns(const T* a, const T* b, T* out) noexcept {
   if constexpr (J < C) {
     constexpr std::size_t left = C - J;
@@ -89,68 +97,94 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
       constexpr std::size_t step = nv * W;
       constexpr std::size_t panels = left / step;
       for (std::size_t p = 0; p < panels; ++p)
-        panel<T, W, nv, R, K, K, LDB, C>(a, b + J + p * step, out + J + p * step);
-      columns<T, W, J + panels * step, R, K, C, LDB>(a, b, out);
+        panel<T, W, nv, R, K, LDA, LDB, LDC, Acc>(a, b + J + p * step, out + J + p * step);
+      columns<T, W, J + panels * step, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     } else if constexpr (W > min_lanes<T>) {
-      columns<T, W / 2, J, R, K, C, LDB>(a, b, out);
+      columns<T, W / 2, J, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     } else {
       // Fewer columns than the narrowest vector: i-k-j loops the compiler unrolls.
       for (std::size_t i = 0; i < R; ++i) {
         T acc[left] = {};
+        if constexpr (Acc)
+          for (std::size_t j = 0; j < left; ++j) acc[j] = out[i * LDC + J + j];
         for (std::size_t k = 0; k < K; ++k) {
-          const T aik = a[i * K + k];
-          for (std::size_t j = 0; j < left; ++j) acc[j] += aik * b[k * LDB + J + j];
+          const T aik = a[i * LDA + k];
+          for (std::size_t j = 0; j < left; ++j) multiply_add(acc[j], aik, b[k * LDB + J + j]);
         }
-        for (std::size_t j = 0; j < left; ++j) out[i * C + J + j] = acc[j];
+        for (std::size_t j = 0; j < left; ++j) out[i * LDC + J + j] = acc[j];
       }
     }
   }
 }
 #endif
 
-/// out (R x C) = a (R x K) . b (K x C), all row-major; b's rows are LDB apart. No overlap.
-template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDB = C>
-inline void matmul(const T* a, const T* b, T* out) noexcept {
-#if defined(__GNUC__) && !defined(__clang__)
-  // Small products (up to 16 x 16 x 16): GCC unrolls the dot-product loop nest completely and
-  // vectorises it across j better than the blocked kernel (measured 1.3x to 3x at 4, 8 and 16);
-  // Clang does not (it is 5x to 10x slower on this form), so Clang keeps the blocked kernel.
-  if constexpr (R * K * C <= 4096) {
-    for (std::size_t i = 0; i < R; ++i)
-      for (std::size_t j = 0; j < C; ++j) {
-        T acc{};
-        for (std::size_t k = 0; k < K; ++k) acc += a[i * K + k] * b[k * LDB + j];
-        out[i * C + j] = acc;
-      }
-    return;
-  }
-#endif
+/// out (R x C) (+)= a (R x K) . b (K x C), row-major with row strides LDA, LDB and LDC; Acc:
+/// add to the sums already in out (continuing their order). No overlap.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemm(const T* a, const T* b, T* out) noexcept {
 #if defined(__GNUC__)
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0) {
-    columns<T, native_lanes<T>, 0, R, K, C, LDB>(a, b, out);
+    columns<T, native_lanes<T>, 0, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     return;
   }
 #endif
   // Portable fallback: i-k-j order, the innermost loop along contiguous rows of b and out.
   for (std::size_t i = 0; i < R; ++i) {
-    T* o = out + i * C;
-    for (std::size_t j = 0; j < C; ++j) o[j] = T{};
+    T* o = out + i * LDC;
+    if constexpr (!Acc)
+      for (std::size_t j = 0; j < C; ++j) o[j] = T{};
     for (std::size_t k = 0; k < K; ++k) {
-      const T aik = a[i * K + k];
+      const T aik = a[i * LDA + k];
       const T* bk = b + k * LDB;
-      for (std::size_t j = 0; j < C; ++j) o[j] += aik * bk[j];
+      for (std::size_t j = 0; j < C; ++j) multiply_add(o[j], aik, bk[j]);
     }
   }
 }
 
-/// out (R x C) = a (R x K) . b^T, b being C x K row-major. b is transposed once into a
-/// K x C buffer on the stack (K*C elements, O(1/R) of the product's work), then multiplied.
+/// out (R x C) = a (R x K) . b (K x C), all row-major; b's rows are LDB apart. No overlap.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDB = C>
+inline void matmul(const T* a, const T* b, T* out) noexcept {
+  gemm<T, R, K, C, K, LDB, C, false>(a, b, out);
+}
+
+// Bytes of b^T that matmul_abt packs at a time: its whole stack use, whatever the shape.
+inline constexpr std::size_t abt_panel_bytes = 32 * 1024;
+
+// out[R x PC] (row stride C) = a[R x K] . b^T, b being PC rows of K: b^T packed in blocks of
+// KC x PC on the stack, the blocks after the first adding to out.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t PC>
+inline void abt_panel(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t kc_fit = abt_panel_bytes / (PC * sizeof(T));
+  constexpr std::size_t KC = K < kc_fit ? K : (kc_fit > 0 ? kc_fit : 1);
+  constexpr std::size_t blocks = K / KC;
+  alignas(64) T bt[KC * PC];
+  for (std::size_t kb = 0; kb < blocks; ++kb) {
+    for (std::size_t j = 0; j < PC; ++j)
+      for (std::size_t k = 0; k < KC; ++k) bt[k * PC + j] = b[j * K + kb * KC + k];
+    if (kb == 0)
+      gemm<T, R, KC, PC, K, PC, C, false>(a, bt, out);
+    else
+      gemm<T, R, KC, PC, K, PC, C, true>(a + kb * KC, bt, out);
+  }
+  if constexpr (blocks * KC < K) {
+    constexpr std::size_t KT = K - blocks * KC;
+    for (std::size_t j = 0; j < PC; ++j)
+      for (std::size_t k = 0; k < KT; ++k) bt[k * PC + j] = b[j * K + blocks * KC + k];
+    gemm<T, R, KT, PC, K, PC, C, (blocks > 0)>(a + blocks * KC, bt, out);
+  }
+}
+
+/// out (R x C) = a (R x K) . b^T, b being C x K row-major (Q K^T, x W^T). b^T is packed a
+/// panel at a time (at most abt_panel_bytes on the stack, whatever the shape), then multiplied.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
-  alignas(64) T bt[K * C];
-  for (std::size_t j = 0; j < C; ++j)
-    for (std::size_t k = 0; k < K; ++k) bt[k * C + j] = b[j * K + k];
-  matmul<T, R, K, C>(a, bt, out);
+  constexpr std::size_t lanes = native_lanes<T> > 0 ? native_lanes<T> : 4;
+  constexpr std::size_t pc_max = 4 * lanes;  // columns per panel
+  constexpr std::size_t PC = C < pc_max ? C : pc_max;
+  constexpr std::size_t panels = C / PC;
+  for (std::size_t p = 0; p < panels; ++p) abt_panel<T, R, K, C, PC>(a, b + p * PC * K, out + p * PC);
+  if constexpr (panels * PC < C) abt_panel<T, R, K, C, C - panels * PC>(a, b + panels * PC * K, out + panels * PC);
 }
 
 }  // namespace static_attention::detail::simd

@@ -1,0 +1,68 @@
+// matmul (plain, batched, batch x matrix) and transpose: run time gives the constant
+// evaluator's bits, on shapes with vector tails (1, 3, 5, 17, 33, 65) and the chapter's 6x3.
+#include <doctest/doctest.h>
+
+#include <static_attention/matmul.hpp>
+
+#include "same_bits_support.hpp"
+
+namespace sa = static_attention;
+using same_bits::inputs;
+using same_bits::launder;
+
+namespace {
+
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+void check_matmul() {
+  static constexpr auto a = inputs<sa::matrix<T, R, K>>(R * 100 + K);
+  static constexpr auto b = inputs<sa::matrix<T, K, C>>(K * 100 + C);
+  static constexpr auto expected = sa::matmul(a, b);
+  static constexpr auto expected_t = sa::transpose(a);
+  INFO(R << "x" << K << " . " << K << "x" << C);
+  const auto r1 = sa::matmul(launder(a), launder(b));
+  const auto r2 = sa::matmul(a, b);
+  SAME_BITS_CHECK(expected, r1, r2);
+  SAME_BITS_CHECK(expected_t, sa::transpose(launder(a)), sa::transpose(a));
+}
+
+template <class T, std::size_t B, std::size_t N, std::size_t K, std::size_t C>
+void check_batched() {
+  static constexpr auto a = inputs<sa::tensor<T, B, N, K>>(7);
+  static constexpr auto b = inputs<sa::tensor<T, B, K, C>>(8);
+  static constexpr auto w = inputs<sa::matrix<T, K, C>>(9);
+  static constexpr auto expected = sa::matmul(a, b);
+  static constexpr auto expected_w = sa::matmul(a, w);
+  static constexpr auto expected_t = sa::transpose(a);
+  SAME_BITS_CHECK(expected, sa::matmul(launder(a), launder(b)), sa::matmul(a, b));
+  SAME_BITS_CHECK(expected_w, sa::matmul(launder(a), launder(w)), sa::matmul(a, w));
+  SAME_BITS_CHECK(expected_t, sa::transpose(launder(a)), sa::transpose(a));
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("matmul: square shapes with tails, at both times", T, float, double) {
+  check_matmul<T, 1, 1, 1>();
+  check_matmul<T, 3, 3, 3>();
+  check_matmul<T, 5, 5, 5>();
+  check_matmul<T, 17, 17, 17>();
+  check_matmul<T, 33, 33, 33>();
+  check_matmul<T, 65, 65, 65>();
+}
+
+TEST_CASE_TEMPLATE("matmul: mixed shapes and the chapter's, at both times", T, float, double) {
+  check_matmul<T, 6, 3, 6>();  // x x^T's shape
+  check_matmul<T, 6, 6, 3>();  // weights . x
+  check_matmul<T, 6, 3, 2>();  // x W_query
+  check_matmul<T, 65, 17, 33>();
+  check_matmul<T, 3, 65, 5>();
+  check_matmul<T, 17, 1, 65>();
+  check_matmul<T, 33, 5, 3>();
+  check_matmul<T, 1, 65, 17>();
+  check_matmul<T, 5, 33, 1>();
+}
+
+TEST_CASE_TEMPLATE("matmul: batched and broadcast, at both times", T, float, double) {
+  check_batched<T, 2, 6, 3, 2>();
+  check_batched<T, 3, 5, 17, 33>();
+  check_batched<T, 1, 17, 33, 5>();
+}
