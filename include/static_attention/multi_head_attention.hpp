@@ -66,15 +66,39 @@ struct concat_head_outputs {
     return concat(heads(*x)...);
   }
 };
+// Biases of the query, key and value projections (nn.Linear(d_in, d_out, bias=qkv_bias)):
+// none by default, as in the chapter.
+template <class T, std::size_t DOut, bool QkvBias>
+struct qkv_biases {};
+template <class T, std::size_t DOut>
+struct qkv_biases<T, DOut, true> {
+  /// Bias rows of W_query, W_key and W_value (1 x d_out each), added after x W.
+  matrix<T, 1, DOut> b_query;
+  matrix<T, 1, DOut> b_key;
+  matrix<T, 1, DOut> b_value;
+};
+
+// x W, plus the bias row when there is one.
+template <class T, std::size_t N, std::size_t DIn, std::size_t DOut, class U>
+constexpr matrix<T, N, DOut> project(const matrix<U, N, DIn>& x, const matrix<T, DIn, DOut>& w,
+                                     const matrix<T, 1, DOut>* bias) noexcept {
+  matrix<T, N, DOut> y = matmul(x, w);
+  if (bias != nullptr)
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = 0; j < DOut; ++j) y.elems[i * DOut + j] += bias->elems[j];
+  return y;
+}
 }  // namespace detail
 
 /// Causal multi-head attention: d_out is split into num_heads heads of head_dim columns.
 /// Each head attends on its own columns of Q, K and V, scaled by 1 / sqrt(head_dim); the
 /// heads' context vectors are concatenated and go through the output projection
-/// x W_out + b_out. Dropout and the context length work as in causal_attention.
+/// x W_out + b_out. Dropout and the context length work as in causal_attention. With qkv_bias
+/// the query, key and value projections have bias rows too (b_query, b_key, b_value), as
+/// `MultiHeadAttention(..., qkv_bias=True)`.
 template <class T, std::size_t d_in, std::size_t d_out, std::size_t num_heads,
-          std::size_t context_length = no_context_limit>
-struct multi_head_attention {
+          std::size_t context_length = no_context_limit, bool qkv_bias = false>
+struct multi_head_attention : detail::qkv_biases<T, d_out, qkv_bias> {
   static_assert(d_out_divisible_by_num_heads<d_out, num_heads>,
                 "multi_head_attention<T, d_in, d_out, num_heads> requires d_out % num_heads == 0, so that "
                 "every head gets head_dim = d_out / num_heads columns");
@@ -84,9 +108,13 @@ struct multi_head_attention {
   /// Columns per head.
   static constexpr std::size_t head_dim = num_heads > 0 ? d_out / num_heads : 0;
 
+  /// The element type of the weights, the inputs and the outputs.
+  using value_type = T;
   /// Features in and out, for shape folds over a model (model.hpp).
   static constexpr std::size_t in_features = d_in;
   static constexpr std::size_t out_features = d_out;
+  /// The longest sequence it takes (its context_length), for the same folds.
+  static constexpr std::size_t max_tokens = context_length;
 
   matrix<T, d_in, d_out> W_query;
   matrix<T, d_in, d_out> W_key;
@@ -136,8 +164,8 @@ struct multi_head_attention {
   constexpr tensor<T, num_heads, N, N> attention_weights(const matrix<U, N, D>& x) const noexcept {
     tensor<T, num_heads, N, N> out;
     if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>()) {
-      const auto queries = matmul(x, W_query);
-      const auto keys = matmul(x, W_key);
+      const auto queries = detail::project(x, W_query, query_bias());
+      const auto keys = detail::project(x, W_key, key_bias());
       boost::hana::for_each(detail::head_indices<num_heads>,
                             detail::head_weights<T, head_dim, N, d_out, num_heads>{&queries, &keys, &out});
     }
@@ -169,13 +197,26 @@ struct multi_head_attention {
   }
 
  private:
+  constexpr const matrix<T, 1, d_out>* query_bias() const noexcept {
+    if constexpr (qkv_bias) return &this->b_query;
+    return nullptr;
+  }
+  constexpr const matrix<T, 1, d_out>* key_bias() const noexcept {
+    if constexpr (qkv_bias) return &this->b_key;
+    return nullptr;
+  }
+  constexpr const matrix<T, 1, d_out>* value_bias() const noexcept {
+    if constexpr (qkv_bias) return &this->b_value;
+    return nullptr;
+  }
+
   template <class U, std::size_t N, std::size_t D, class Drop>
   constexpr matrix<T, N, d_out> forward(const matrix<U, N, D>& x, const Drop& drop) const noexcept {
     matrix<T, N, d_out> context;
     if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>()) {
-      const auto queries = matmul(x, W_query);
-      const auto keys = matmul(x, W_key);
-      const auto values = matmul(x, W_value);
+      const auto queries = detail::project(x, W_query, query_bias());
+      const auto keys = detail::project(x, W_key, key_bias());
+      const auto values = detail::project(x, W_value, value_bias());
       boost::hana::for_each(detail::head_indices<num_heads>, detail::attend_head<T, head_dim, N, d_out, Drop>{
                                                                  &queries, &keys, &values, &context, &drop});
     }
@@ -196,6 +237,10 @@ struct multi_head_attention_wrapper {
   static_assert(((Heads::in_features == in_features) && ...),
                 "multi_head_attention_wrapper requires heads of one d_in");
   static constexpr std::size_t out_features = (Heads::out_features + ...);
+  /// The element type of the first head (concatenation requires all heads to share it).
+  using value_type = detail::layer_element_t<typename detail::first_type<Heads...>::type>;
+  /// The longest sequence every head takes.
+  static constexpr std::size_t max_tokens = detail::min_max_tokens<Heads...>();
   /// The heads, in output order.
   boost::hana::tuple<Heads...> heads;
 

@@ -20,7 +20,9 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
+#include <static_attention/detail/torch_normal.hpp>
 #include <static_attention/math.hpp>
 #include <static_attention/matrix.hpp>
 #include <static_attention/tensor.hpp>
@@ -31,37 +33,51 @@ namespace static_attention {
 template <class T>
 concept torch_real = std::same_as<T, float> || std::same_as<T, double>;
 
-/// PyTorch's CPU generator: an MT19937 seeded as `torch.manual_seed(seed)` seeds it.
+/// PyTorch's CPU generator (`CPUGeneratorImpl`): an MT19937 seeded as `torch.manual_seed(seed)`
+/// seeds it, plus the cached second value of the last double Box-Muller pair.
 ///
 /// Holds 624 words of state (2.5 KB) by value; copying it forks the stream.
 struct torch_generator {
-  /// The state right after `torch.manual_seed(seed)`: only the low 32 bits of seed matter.
+  /// The state right after `torch.manual_seed(seed)`: only the low 32 bits of seed matter, and
+  /// no normal value is cached.
   constexpr explicit torch_generator(std::uint64_t seed) noexcept {
     state_[0] = static_cast<std::uint32_t>(seed & 0xffff'ffffU);
-    for (std::uint32_t j = 1; j < state_size; ++j) {
-      const std::uint32_t prev = state_[j - 1];
-      state_[j] = 1812433253U * (prev ^ (prev >> 30)) + j;
-    }
+    for (std::uint32_t j = 1; j < state_size; ++j)
+      state_[j] = 1812433253U * (state_[j - 1] ^ (state_[j - 1] >> 30)) + j;
     next_ = state_size;  // twist before the first draw
   }
 
   /// One 32-bit draw (PyTorch's `CPUGeneratorImpl::random()`).
   constexpr std::uint32_t random() noexcept {
-    if (next_ == state_size) twist();
-    std::uint32_t y = state_[next_++];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c'5680U;
-    y ^= (y << 15) & 0xefc6'0000U;
-    y ^= y >> 18;
-    return y;
+    // One declaration (with the twist in a comma expression) rather than a statement per line:
+    // the constant evaluator charges per statement, and every draw comes through here.
+    const std::uint32_t y0 = (next_ == state_size ? twist() : void(), state_[next_++]), y1 = y0 ^ (y0 >> 11),
+                        y2 = y1 ^ ((y1 << 7) & 0x9d2c'5680U), y3 = y2 ^ ((y2 << 15) & 0xefc6'0000U);
+    return y3 ^ (y3 >> 18);
   }
 
   /// One 64-bit draw (PyTorch's `CPUGeneratorImpl::random64()`): two 32-bit draws, the first
   /// in the high half.
   constexpr std::uint64_t random64() noexcept {
-    const std::uint64_t hi = random();
-    const std::uint64_t lo = random();
+    const std::uint64_t hi = random(), lo = random();
     return (hi << 32) | lo;
+  }
+
+  /// One value of PyTorch's `at::normal_distribution<double>` before mean and std are applied,
+  /// as `normal_` draws it for tensors of fewer than 16 elements: the cached value if there is
+  /// one (`next_double_normal_sample`, then cleared); otherwise two 53-bit uniforms u1 and u2
+  /// (u1 first), r = sqrt(-2 log(1 - u2)) and theta = 2 pi u1 in double with glibc's log and
+  /// sincos: r cos(theta) is returned and r sin(theta) cached.
+  constexpr double standard_normal() noexcept {
+    if (has_cached_normal_) {
+      has_cached_normal_ = false;
+      return cached_normal_;
+    }
+    const double u_angle = unit_double(), u_radius = unit_double();
+    const detail::torch_normal::sin_cos_d pair = detail::torch_normal::box_muller_pair(u_angle, u_radius);
+    cached_normal_ = pair.sin;
+    has_cached_normal_ = true;
+    return pair.cos;
   }
 
  private:
@@ -69,92 +85,42 @@ struct torch_generator {
   static constexpr std::uint32_t shift_size = 397;
 
   constexpr void twist() noexcept {
-    for (std::uint32_t k = 0; k < state_size; ++k) {
-      const std::uint32_t y = (state_[k] & 0x8000'0000U) | (state_[(k + 1) % state_size] & 0x7fff'ffffU);
-      state_[k] = state_[(k + shift_size) % state_size] ^ (y >> 1) ^ ((y & 1U) != 0 ? 0x9908'b0dfU : 0U);
-    }
+    // One expression statement per word (the constant evaluator charges per statement): y is
+    // the top bit of state_[k] and the low 31 bits of the next word, so y & 1 is the next
+    // word's low bit.
+    for (std::uint32_t k = 0; k < state_size; ++k)
+      state_[k] = state_[(k + shift_size) % state_size] ^
+                  (((state_[k] & 0x8000'0000U) | (state_[(k + 1) % state_size] & 0x7fff'ffffU)) >> 1) ^
+                  ((state_[(k + 1) % state_size] & 1U) != 0 ? 0x9908'b0dfU : 0U);
     next_ = 0;
+  }
+
+  // torch.rand's double: the low 53 bits of random64() times 2^-53.
+  constexpr double unit_double() noexcept {
+    return static_cast<double>(random64() & 0x1f'ffff'ffff'ffffULL) * 0x1p-53;
   }
 
   std::uint32_t state_[state_size]{};
   std::uint32_t next_ = 0;
+  // next_double_normal_sample. (PyTorch also keeps a float one, which none of the CPU kernels
+  // reproduced here touches: normal_ always goes through the double distribution.)
+  double cached_normal_ = 0.0;
+  bool has_cached_normal_ = false;
 };
 
 namespace detail {
 
-// The exact helpers below must not be fused into FMAs by the compiler: TwoSum and Dekker's
-// product are exact only when every operation is rounded on its own.
-SA_DETAIL_MATH_BEGIN
-
-// a + b = s + e exactly (Knuth's TwoSum; no ordering requirement).
-struct two_sum_result {
-  double s;
-  double e;
-};
-constexpr two_sum_result two_sum(double a, double b) noexcept {
-  SA_DETAIL_NO_FP_CONTRACT
-  const double s = a + b;
-  const double bb = s - a;
-  const double e = (a - (s - bb)) + (b - bb);
-  return {s, e};
-}
-
-// a * b = p + e exactly (Dekker's product with Veltkamp's split; |a|, |b| < 2^995).
-constexpr two_sum_result two_product(double a, double b) noexcept {
-  SA_DETAIL_NO_FP_CONTRACT
-  constexpr double splitter = 0x1p27 + 1.0;
-  const double ta = splitter * a;
-  const double ah = ta - (ta - a);
-  const double al = a - ah;
-  const double tb = splitter * b;
-  const double bh = tb - (tb - b);
-  const double bl = b - bh;
-  const double p = a * b;
-  const double e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-  return {p, e};
-}
-
-// a + b rounded to odd: exact sums are returned as they are; otherwise, of the two doubles
-// around the exact sum, the one whose last mantissa bit is 1. Rounding to odd and then to a
-// narrower precision (or adding a larger term) rounds once, which is what FMA emulation needs.
-constexpr double add_round_to_odd(double a, double b) noexcept {
-  SA_DETAIL_NO_FP_CONTRACT
-  const auto [s, e] = two_sum(a, b);
-  const std::uint64_t bits = std::bit_cast<std::uint64_t>(s);
-  if (e == 0.0 || (bits & 1U) != 0) return s;
-  // s is even and inexact: step one ulp towards the exact sum (away from zero when e has s's sign).
-  const bool toward_larger_magnitude = (s > 0.0) == (e > 0.0);
-  return std::bit_cast<double>(toward_larger_magnitude ? bits + 1 : bits - 1);
-}
-
-// fma(x, w, f) in float, rounded once: x * w is exact in double (24 + 24 bits), the sum rounded
-// to odd in double keeps enough bits for the final rounding to float to be the correct one.
-constexpr float fused_multiply_add(float x, float w, float f) noexcept {
-  SA_DETAIL_NO_FP_CONTRACT
-  const double product = static_cast<double>(x) * static_cast<double>(w);
-  return static_cast<float>(add_round_to_odd(product, static_cast<double>(f)));
-}
-
-// fma(x, w, f) in double, rounded once (Boldo and Melquiond, "Emulation of FMA and correctly
-// rounded sums: proved algorithms using rounding to odd", IEEE TC 2008, algorithm 5):
-// x * w = uh + ul exactly, f + uh = th + tl exactly, then RN(th + RO(tl + ul)).
-constexpr double fused_multiply_add(double x, double w, double f) noexcept {
-  SA_DETAIL_NO_FP_CONTRACT
-  const auto [uh, ul] = two_product(x, w);
-  const auto [th, tl] = two_sum(f, uh);
-  return th + add_round_to_odd(tl, ul);
-}
-
-SA_DETAIL_MATH_END
-
-// x in [0, 1): PyTorch's uniform_real transformation of one draw.
+// x in [0, 1): PyTorch's uniform_real transformation of one draw (float: the low 24 bits of
+// random() times 2^-24; double: the low 53 bits of random64() times 2^-53).
 template <torch_real T>
-constexpr T unit_draw(torch_generator& gen) noexcept {
-  if constexpr (std::same_as<T, float>) {
-    return static_cast<T>(gen.random() & 0xff'ffffU) * 0x1p-24f;
-  } else {
-    return static_cast<T>(gen.random64() & 0x1f'ffff'ffff'ffffULL) * 0x1p-53;
-  }
+constexpr T unit_draw(torch_generator& gen) noexcept;
+template <>
+constexpr float unit_draw<float>(torch_generator& gen) noexcept {
+  return static_cast<float>(gen.random() & 0xff'ffffU) * 0x1p-24f;
+}
+template <>
+constexpr double unit_draw<double>(torch_generator& gen) noexcept {
+  return static_cast<double>(gen.random64() & 0x1f'ffff'ffff'ffffULL) * 0x1p-53;
 }
 
 // Python's `math.sqrt(2.0 / (1 + a ** 2))` with a = math.sqrt(5): kaiming_uniform_'s gain.
@@ -169,8 +135,7 @@ constexpr double linear_weight_gain() noexcept {
 /// T with one rounding (PyTorch's FMA kernel), where x in [0, 1) is a `torch.rand` draw.
 template <torch_real T>
 constexpr T uniform(torch_generator& gen, T from, T to) noexcept {
-  const T x = detail::unit_draw<T>(gen);
-  return detail::fused_multiply_add(x, to - from, from);
+  return detail::torch_normal::fused(detail::unit_draw<T>(gen), to - from, from).value;
 }
 
 namespace detail {
@@ -247,6 +212,78 @@ constexpr linear_params<T, In, Out> linear(torch_generator& gen) noexcept {
   p.weight = linear_weight<T, In, Out>(gen);
   p.bias = linear_bias<T, In, Out>(gen);
   return p;
+}
+
+namespace detail {
+
+// Sixteen uniform draws into block[0..16), in order (torch's uniform_real_distribution(0, 1)).
+template <torch_real T, std::size_t... I>
+constexpr void draw_block(torch_generator& gen, T* block, std::index_sequence<I...>) noexcept {
+  ((block[I] = unit_draw<T>(gen)), ...);
+}
+
+// One block of normal_fill: its 16 uniforms, then Box-Muller on the pairs (j, j + 8).
+template <torch_real T>
+constexpr void normal_block(torch_generator& gen, T* block, T mean, T std_dev) noexcept {
+  draw_block(gen, block, std::make_index_sequence<16>{});
+  torch_normal::box_muller_16(block, mean, std_dev, std::make_index_sequence<8>{});
+}
+
+}  // namespace detail
+
+/// `tensor.normal_(mean, std)` on the n contiguous elements at data, as PyTorch 1.13's CPU
+/// kernel fills them from gen, bit for bit (torch built with AVX2 kernels, glibc 2.36 libm):
+///  * n >= 16: n uniforms (one draw each), then Box-Muller on each block of 16, element j paired
+///    with j + 8; if n is not a multiple of 16, 16 more uniforms overwrite the last 16 elements,
+///    which are transformed again. float: PyTorch's AVX2 kernel (Cephes log and sincos, float
+///    arithmetic, mean and std rounded to float); double: glibc's log and sincos in double.
+///  * n < 16: each element is one `standard_normal()` of gen (computed in double, with the
+///    cached second value of each pair), times std plus mean in double with one rounding, then
+///    rounded to T. PyTorch uses the double mean and std it was called with here; a float
+///    `mean` or `std_dev` stands for that double exactly only if the value is a float.
+/// Works in place with no copy and constant stack use, so data may be a large static array.
+template <torch_real T>
+constexpr void normal_fill(torch_generator& gen, T* data, std::size_t n, T mean, T std_dev) noexcept {
+  if (n < 16) {
+    for (std::size_t i = 0; i < n; ++i) {
+      data[i] = static_cast<T>(
+          detail::torch_normal::fused(gen.standard_normal(), static_cast<double>(std_dev), static_cast<double>(mean))
+              .value);
+    }
+    return;
+  }
+  // PyTorch draws all n uniforms before transforming; the transform draws nothing, so drawing
+  // and transforming block by block gives the same values.
+  for (std::size_t b = 0; b + 16 <= n; b += 16) detail::normal_block(gen, data + b, mean, std_dev);
+  if (n % 16 != 0) {
+    // The last n % 16 uniforms are drawn and then overwritten by the 16 fresh ones.
+    for (std::size_t i = 0; i < n % 16; ++i) (void)detail::unit_draw<T>(gen);
+    detail::normal_block(gen, data + (n - 16), mean, std_dev);
+  }
+}
+
+/// `m.normal_(mean, std)` in place (see normal_fill); R x C elements in row-major order.
+template <torch_real T, std::size_t R, std::size_t C>
+constexpr void normal_(matrix<T, R, C>& m, torch_generator& gen, T mean = 0, T std_dev = 1) noexcept {
+  normal_fill(gen, m.elems, R * C, mean, std_dev);
+}
+
+/// `torch.empty(R, C).normal_(mean, std)` (see normal_fill): R x C draws in row-major order.
+/// `nn.Embedding(R, C)`'s weight is `normal<float, R, C>(gen)`.
+template <torch_real T, std::size_t R, std::size_t C>
+constexpr matrix<T, R, C> normal(torch_generator& gen, T mean = 0, T std_dev = 1) noexcept {
+  matrix<T, R, C> m;
+  normal_fill(gen, m.elems, R * C, mean, std_dev);
+  return m;
+}
+
+/// `torch.empty(B, N, D).normal_(mean, std)` (see normal_fill): B x N x D draws in row-major
+/// order (one tensor of B * N * D elements, not B matrices).
+template <torch_real T, std::size_t B, std::size_t N, std::size_t D>
+constexpr tensor<T, B, N, D> normal(torch_generator& gen, T mean = 0, T std_dev = 1) noexcept {
+  tensor<T, B, N, D> t;
+  normal_fill(gen, t.elems, B * N * D, mean, std_dev);
+  return t;
 }
 
 }  // namespace static_attention

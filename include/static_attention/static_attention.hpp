@@ -5,6 +5,11 @@
 #include <static_attention/causal_attention.hpp>
 #include <static_attention/dropout.hpp>
 #include <static_attention/elementwise.hpp>
+#include <static_attention/embedding.hpp>
+#include <static_attention/feed_forward.hpp>
+#include <static_attention/gelu.hpp>
+#include <static_attention/gpt.hpp>
+#include <static_attention/layer_norm.hpp>
 #include <static_attention/masking.hpp>
 #include <static_attention/math.hpp>
 #include <static_attention/matmul.hpp>
@@ -17,3 +22,5 @@
 #include <static_attention/slicing.hpp>
 #include <static_attention/softmax.hpp>
 #include <static_attention/tensor.hpp>
+#include <static_attention/torch_init.hpp>
+#include <static_attention/transformer_block.hpp>
