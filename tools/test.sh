@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Quick start, command 2: every test, with GCC 12, with Clang 16, and under ASan+UBSan.
+# Quick start, command 2: every test, with GCC 12 and Clang 16, in Debug, in Release (-O3, and
+# -O3 -march=native: the builds users make), and under ASan+UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
@@ -12,7 +13,7 @@ for b in build/bench/bench/bench_*; do
   "$b" --benchmark_min_time=0.001 --benchmark_repetitions=1 >/dev/null
 done
 echo "benchmarks ran"
-for preset in gcc clang asan; do
+for preset in gcc clang asan gcc-release gcc-native clang-release clang-native; do
   echo "=== preset ${preset}"
   cmake --workflow --preset "${preset}" --fresh
 done

@@ -65,6 +65,14 @@ struct init_block {
   }
 };
 
+// The rules as functions of their own, so that diagnostics show the numbers.
+template <std::size_t N, std::size_t ContextLength>
+constexpr void check_gpt_tokens() noexcept {
+  static_assert(tokens_within_context_length<N, ContextLength>,
+                "gpt_model(ids) requires N <= context_length (tokens_within_context_length<N, context_length>): "
+                "crop the ids to the last context_length, as generate_text_simple does");
+}
+
 // The first index of the largest value (torch.argmax's choice on ties).
 template <class T, std::size_t C>
 constexpr std::size_t argmax(const matrix<T, 1, C>& row) noexcept {
@@ -113,9 +121,9 @@ struct apply_block_cached {
 /// transformer blocks, a final LayerNorm and an output head without bias.
 ///
 /// Default construction gives zeros everywhere (a `static` model lands in .bss); fill it with
-/// init_like_torch or load_state_dict (state_dict.hpp). Linear weights are kept in the x @ W
-/// layout (in x out), except `out_head`, kept as nn.Linear's vocab_size x emb_dim weight (the
-/// layout of `tok_emb.weight`).
+/// init_like_torch or load_state_dict (state_dict.hpp). Every linear weight, `out_head`
+/// included, is kept in the x @ W layout (in x out): a one-token step then reads each weight
+/// matrix front to back, once.
 template <class T, gpt_config Cfg>
 struct gpt_model {
   static_assert(detail::check_attention_element<T>());
@@ -148,8 +156,8 @@ struct gpt_model {
   blocks_type trf_blocks;
   /// `final_norm`.
   layer_norm<T, Cfg.emb_dim> final_norm;
-  /// `out_head.weight`: vocab_size x emb_dim (nn.Linear's layout, no bias).
-  matrix<T, Cfg.vocab_size, Cfg.emb_dim> out_head;
+  /// `out_head.weight` transposed: emb_dim x vocab_size (x @ W; no bias).
+  matrix<T, Cfg.emb_dim, Cfg.vocab_size> out_head;
   /// `drop_emb`'s probability (training mode only; see set_drop_rate).
   T drop_rate{};
 
@@ -163,7 +171,7 @@ struct gpt_model {
   /// Evaluation mode: N ids -> N x vocab_size logits.
   template <token_id I, std::size_t N>
   constexpr matrix<T, N, Cfg.vocab_size> operator()(const std::array<I, N>& ids) const noexcept {
-    return head(final_norm(forward(trf_blocks, embed(ids))));
+    return head(hidden(ids));
   }
 
   /// Training mode: dropout drawn from gen (embeddings, then each block).
@@ -188,7 +196,11 @@ struct gpt_model {
   /// The final-norm hidden states (before out_head): N ids -> N x emb_dim.
   template <token_id I, std::size_t N>
   constexpr matrix<T, N, Cfg.emb_dim> hidden(const std::array<I, N>& ids) const noexcept {
-    return final_norm(forward(trf_blocks, embed(ids)));
+    const auto x = embed(ids);
+    if constexpr (N <= Cfg.context_length)  // else embed has said why: one error, not two
+      return final_norm(forward(trf_blocks, x));
+    else
+      return x;
   }
 
   /// The final-norm hidden states of N ids that follow the workspace's tokens (positions
@@ -208,20 +220,16 @@ struct gpt_model {
     return final_norm(boost::hana::fold_left(trf_blocks, x, fold_step{&workspace, &index}));
   }
 
-  /// out_head: x out_head.weight^T, N x emb_dim -> N x vocab_size.
+  /// out_head: h out_head, N x emb_dim -> N x vocab_size.
   template <std::size_t N>
   constexpr matrix<T, N, Cfg.vocab_size> head(const matrix<T, N, Cfg.emb_dim>& h) const noexcept {
-    matrix<T, N, Cfg.vocab_size> logits;
-    detail::matmul_abt_kernel<T, N, Cfg.emb_dim, Cfg.vocab_size>(h.elems, out_head.elems, logits.elems);
-    return logits;
+    return matmul(h, out_head);
   }
 
   /// tok_emb(ids) + pos_emb(arange(N)).
   template <token_id I, std::size_t N>
   constexpr matrix<T, N, Cfg.emb_dim> embed(const std::array<I, N>& ids) const noexcept {
-    static_assert(tokens_within_context_length<N, Cfg.context_length>,
-                  "gpt_model(ids) requires N <= context_length (tokens_within_context_length<N, context_length>): "
-                  "crop the ids to the last context_length, as generate_text_simple does");
+    detail::check_gpt_tokens<N, Cfg.context_length>();
     return tok_emb(ids) + pos_emb.template rows<N>();
   }
 
@@ -244,10 +252,7 @@ constexpr void init_like_torch(gpt_model<T, Cfg>& model, torch_generator& gen) n
   init_like_torch(model.pos_emb, gen);
   boost::hana::for_each(model.trf_blocks, detail::init_block{&gen});
   init_like_torch(model.final_norm, gen);
-  // nn.Linear(emb_dim, vocab_size, bias=False): its weight is drawn in its own layout.
-  const double std_dev = detail::linear_weight_gain() / static_attention::sqrt(static_cast<double>(Cfg.emb_dim));
-  const double bound = static_attention::sqrt(3.0) * std_dev;
-  for (auto& w : model.out_head.elems) w = uniform(gen, static_cast<T>(-bound), static_cast<T>(bound));
+  detail::init_linear_xw<T, Cfg.emb_dim, Cfg.vocab_size>(model.out_head, nullptr, gen);  // bias=False
 }
 
 namespace detail {
@@ -266,6 +271,20 @@ constexpr std::array<I, Count> window(const std::array<I, Size>& ids, std::size_
 }
 }  // namespace detail
 
+/// A workspace of Capacity tokens holds the Needed tokens a generation reads:
+/// `workspace_capacity_fits<6, 7>` is false.
+template <std::size_t Capacity, std::size_t Needed>
+inline constexpr bool workspace_capacity_fits = Capacity >= Needed;
+
+namespace detail {
+template <std::size_t Capacity, std::size_t Needed>
+constexpr void check_workspace_capacity() noexcept {
+  static_assert(workspace_capacity_fits<Capacity, Needed>,
+                "generate<MaxNew>(model, prompt, workspace) requires a workspace capacity >= "
+                "min(N + MaxNew - 1, context_length) (workspace_capacity_fits<capacity, tokens needed>)");
+}
+}  // namespace detail
+
 /// Greedy decoding with a KV cache: the ids `generate_text_simple<MaxNew>(model, prompt)` gives,
 /// bit for bit the same logits at every step, at the cost of one token per step instead of the
 /// whole sequence. The prompt (its last context_length ids) is run once; each new id then runs
@@ -280,9 +299,7 @@ constexpr std::array<I, N + MaxNew> generate(const gpt_model<T, Cfg>& model, con
                 "generate(model, prompt, workspace) requires an id type that holds vocab_size - 1");
   constexpr std::size_t ctx = Cfg.context_length;
   constexpr std::size_t longest = N + MaxNew - 1;  // the longest sequence a step reads
-  static_assert(MaxNew == 0 || Capacity >= (longest < ctx ? longest : ctx),
-                "generate<MaxNew>(model, prompt, workspace) requires a workspace capacity >= "
-                "min(N + MaxNew - 1, context_length)");
+  detail::check_workspace_capacity<Capacity, MaxNew == 0 ? 0 : (longest < ctx ? longest : ctx)>();
   std::array<I, N + MaxNew> ids{};
   for (std::size_t i = 0; i < N; ++i) ids[i] = prompt[i];
   if constexpr (MaxNew > 0) {

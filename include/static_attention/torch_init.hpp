@@ -24,8 +24,18 @@ constexpr void init_linear_xw(matrix<T, In, Out>& weight, matrix<T, 1, Out>* bia
   const double bound = static_attention::sqrt(3.0) * std_dev;
   const auto lo = static_cast<T>(-bound);
   const auto hi = static_cast<T>(bound);
-  for (std::size_t o = 0; o < Out; ++o)
-    for (std::size_t i = 0; i < In; ++i) weight.elems[i * Out + o] = uniform(gen, lo, hi);
+  // Torch's rows (one per output) are drawn a few at a time into a buffer and written as
+  // columns: contiguous runs instead of one scattered store per draw (GPT-2's out_head has
+  // 50257 columns). The buffer stays within 64 KiB of stack.
+  constexpr std::size_t fit = 64 * 1024 / (In * sizeof(T));
+  constexpr std::size_t rows = fit < 1 ? 1 : (fit > 16 ? 16 : fit);
+  T drawn[rows * In]{};
+  for (std::size_t o0 = 0; o0 < Out; o0 += rows) {
+    const std::size_t count = Out - o0 < rows ? Out - o0 : rows;
+    for (std::size_t k = 0; k < count * In; ++k) drawn[k] = uniform(gen, lo, hi);
+    for (std::size_t i = 0; i < In; ++i)
+      for (std::size_t r = 0; r < count; ++r) weight.elems[i * Out + o0 + r] = drawn[r * In + i];
+  }
   if (bias != nullptr) {
     const double bias_bound = 1.0 / static_attention::sqrt(static_cast<double>(In));
     for (auto& b : bias->elems) b = uniform(gen, static_cast<T>(-bias_bound), static_cast<T>(bias_bound));

@@ -44,11 +44,10 @@ constexpr bool init_matches_torch(const double (&tok)[8], const double (&pos)[8]
   constexpr std::size_t v = Cfg.vocab_size;
   const auto& block0 = boost::hana::at_c<0>(m.trf_blocks);
   for (std::size_t k = 0; k < 8; ++k) {
-    // W_query and ff.layers[0] are kept as x @ W: torch's row 0 is column 0 here.
+    // Linear weights are kept as x @ W: torch's row 0 is column 0 here.
     if (m.tok_emb.weight.elems[k] != static_cast<T>(tok[k]) || m.pos_emb.weight.elems[k] != static_cast<T>(pos[k]) ||
         block0.att.W_query(k, 0) != static_cast<T>(wq[k]) || block0.ff.expand.weight(k, 0) != static_cast<T>(ff0[k]) ||
-        m.out_head.elems[k] != static_cast<T>(head_first[k]) ||
-        m.out_head.elems[v * d - 8 + k] != static_cast<T>(head_last[k]))
+        m.out_head(k, 0) != static_cast<T>(head_first[k]) || m.out_head(d - 8 + k, v - 1) != static_cast<T>(head_last[k]))
       return false;
   }
   return m.final_norm.scale == sa::ones<T, 1, d>();

@@ -116,6 +116,66 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
     }
   }
 }
+
+// A few rows (decoding a token) times a large b: memory-bound, so b is read front to back,
+// four rows of b at a time, in column blocks whose R output rows stay in L1 while the block's
+// rows of b stream past; for each element the products still arrive in order k = 0, ..., K-1.
+template <class T, std::size_t W, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexcept {
+  using V = vec<T, W>;
+  const std::size_t vectors = width / W;
+  if constexpr (!Acc)
+    for (std::size_t r = 0; r < R; ++r)
+      for (std::size_t j = 0; j < width; ++j) out[r * LDC + j] = T{};
+  constexpr std::size_t KB = 4;  // rows of b per pass over the block
+  constexpr std::size_t k_full = K / KB * KB;
+  for (std::size_t k = 0; k < k_full; k += KB)
+    for (std::size_t r = 0; r < R; ++r) {
+      V av[KB];
+      for (std::size_t q = 0; q < KB; ++q) av[q] = a[r * LDA + k + q] - V{};
+      T* o = out + r * LDC;
+      for (std::size_t v = 0; v < vectors; ++v) {
+        V acc;
+        __builtin_memcpy(&acc, o + v * W, sizeof(V));
+        for (std::size_t q = 0; q < KB; ++q) {
+          V bv;
+          __builtin_memcpy(&bv, b + (k + q) * LDB + v * W, sizeof(V));
+          multiply_add(acc, av[q], bv);
+        }
+        __builtin_memcpy(o + v * W, &acc, sizeof(V));
+      }
+      for (std::size_t j = vectors * W; j < width; ++j)
+        for (std::size_t q = 0; q < KB; ++q) multiply_add(o[j], a[r * LDA + k + q], b[(k + q) * LDB + j]);
+    }
+  for (std::size_t k = k_full; k < K; ++k)
+    for (std::size_t r = 0; r < R; ++r) {
+      const V av = a[r * LDA + k] - V{};
+      T* o = out + r * LDC;
+      for (std::size_t v = 0; v < vectors; ++v) {
+        V acc;
+        V bv;
+        __builtin_memcpy(&acc, o + v * W, sizeof(V));
+        __builtin_memcpy(&bv, b + k * LDB + v * W, sizeof(V));
+        multiply_add(acc, av, bv);
+        __builtin_memcpy(o + v * W, &acc, sizeof(V));
+      }
+      for (std::size_t j = vectors * W; j < width; ++j) multiply_add(o[j], a[r * LDA + k], b[k * LDB + j]);
+    }
+}
+
+template <class T, std::size_t W, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, bool Acc>
+inline void gemv_rows(const T* a, const T* b, T* out) noexcept {
+  // Columns per block: R rows of them within 16 KiB of L1.
+  constexpr std::size_t block_cols = (16 * 1024 / (R * sizeof(T))) / W * W;
+  for (std::size_t j = 0; j < C; j += block_cols)
+    gemv_block<T, W, R, K, LDA, LDB, LDC, Acc>(a, b + j, out + j, C - j < block_cols ? C - j : block_cols);
+}
+
+// Where gemv_rows beats the register-blocked kernel: up to 4 rows, and b beyond L1.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline constexpr bool use_gemv_rows = R <= 4 && K * C * sizeof(T) > 64 * 1024 && C >= 4 * native_lanes<T>;
 #endif
 
 /// out (R x C) (+)= a (R x K) . b (K x C), row-major with row strides LDA, LDB and LDC; Acc:
@@ -124,6 +184,10 @@ template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA,
           bool Acc>
 inline void gemm(const T* a, const T* b, T* out) noexcept {
 #if defined(__GNUC__)
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes<T> > 0 && use_gemv_rows<T, R, K, C>) {
+    gemv_rows<T, native_lanes<T>, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    return;
+  }
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0) {
     columns<T, native_lanes<T>, 0, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     return;
