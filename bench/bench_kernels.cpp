@@ -4,6 +4,7 @@
 // operations per second (2 R K C per product; attention: its matrix products, see below).
 // Summarised by bench/report.py (medians of repetitions, ratios to Eigen, % of peak).
 #include <cmath>
+#include <cstring>
 #include <cstddef>
 #include <limits>
 #include <memory>
@@ -277,6 +278,117 @@ SA_ATTENTION(float, 128, 64, 64, 8);
 SA_ATTENTION(double, 6, 3, 2, 2);
 SA_ATTENTION(double, 64, 64, 64, 8);
 SA_ATTENTION(double, 128, 64, 64, 8);
+
+// ---------------------------------------------------------------------------------------
+// Transformer-sized products (GPT-2 small): R rows of activations times 768 x 768, 768 x 3072,
+// 3072 x 768 weights and the 768 x 50257 output head. Counter BYTES is the weight matrix's
+// size: for a few rows the product is memory-bound, and BYTES/s against the measured read
+// bandwidth says how close to the limit it runs.
+
+void set_bytes(benchmark::State& state, double bytes_per_iteration) {
+  state.counters["BYTES"] = benchmark::Counter(bytes_per_iteration, benchmark::Counter::kIsIterationInvariantRate,
+                                               benchmark::Counter::kIs1000);
+}
+
+// The result goes into a matrix of the caller's (matmul_into): GPT-sized results do not fit a
+// stack. Eigen: dynamic-size matrices (fixed-size ones this large are refused by Eigen's
+// EIGEN_STACK_ALLOCATION_LIMIT), row-major like ours.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+void transformer_sa(benchmark::State& state) {
+  auto a = random_sa<sa::matrix<T, R, K>>(1);
+  auto b = random_sa<sa::matrix<T, K, C>>(2);
+  auto c = std::make_unique<sa::matrix<T, R, C>>();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(a->elems);
+    benchmark::DoNotOptimize(b->elems);
+    sa::matmul_into(*c, *a, *b);
+    benchmark::DoNotOptimize(c->elems);
+    benchmark::ClobberMemory();
+  }
+  set_flops(state, 2.0 * R * K * C);
+  set_bytes(state, static_cast<double>(K * C * sizeof(T)));
+}
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+void transformer_eigen(benchmark::State& state) {
+  using M = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  M a(R, K), b(K, C), c(R, C);
+  fill(a.data(), R * K, 1);
+  fill(b.data(), K * C, 2);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(a.data());
+    benchmark::DoNotOptimize(b.data());
+    c.noalias() = a * b;
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_flops(state, 2.0 * R * K * C);
+  set_bytes(state, static_cast<double>(K * C * sizeof(T)));
+}
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+void transformer_naive(benchmark::State& state) {
+  matmul_naive<T, R, K, C>(state);
+  set_bytes(state, static_cast<double>(K * C * sizeof(T)));
+}
+
+#define SA_TRANSFORMER(R, K, C)                        \
+  BENCHMARK_TEMPLATE(transformer_sa, float, R, K, C);    \
+  BENCHMARK_TEMPLATE(transformer_eigen, float, R, K, C)
+#define SA_TRANSFORMER_WITH_NAIVE(R, K, C) \
+  SA_TRANSFORMER(R, K, C);                 \
+  BENCHMARK_TEMPLATE(transformer_naive, float, R, K, C)
+
+SA_TRANSFORMER_WITH_NAIVE(1, 768, 768);
+SA_TRANSFORMER_WITH_NAIVE(1, 768, 3072);
+SA_TRANSFORMER_WITH_NAIVE(1, 3072, 768);
+SA_TRANSFORMER_WITH_NAIVE(4, 768, 768);
+SA_TRANSFORMER_WITH_NAIVE(4, 768, 3072);
+SA_TRANSFORMER_WITH_NAIVE(4, 3072, 768);
+SA_TRANSFORMER_WITH_NAIVE(64, 768, 768);
+SA_TRANSFORMER_WITH_NAIVE(64, 768, 3072);
+SA_TRANSFORMER_WITH_NAIVE(64, 3072, 768);
+SA_TRANSFORMER(1024, 768, 768);
+SA_TRANSFORMER(1024, 768, 3072);
+SA_TRANSFORMER(1024, 3072, 768);
+SA_TRANSFORMER_WITH_NAIVE(1, 768, 50257);
+SA_TRANSFORMER_WITH_NAIVE(4, 768, 50257);
+
+// ---------------------------------------------------------------------------------------
+// Memory bandwidth, the limit of one-row products: reading 256 MiB (summed with vector loads,
+// so the loop is bound by the loads) and copying 128 MiB. BYTES counts bytes read (and written).
+
+void read_bandwidth(benchmark::State& state) {
+  constexpr std::size_t lanes = sa::detail::simd::native_lanes<float> > 0 ? sa::detail::simd::native_lanes<float> : 4;
+  using V = sa::detail::simd::vec<float, lanes>;
+  constexpr std::size_t n = std::size_t{64} << 20;  // floats
+  auto data = std::make_unique<float[]>(n);
+  fill(data.get(), n, 7);
+  for (auto _ : state) {
+    V acc[4] = {};
+    for (std::size_t i = 0; i < n; i += 4 * lanes)
+      for (std::size_t q = 0; q < 4; ++q) {
+        V v;
+        __builtin_memcpy(&v, data.get() + i + q * lanes, sizeof(V));
+        acc[q] += v;
+      }
+    benchmark::DoNotOptimize(acc);
+  }
+  set_bytes(state, static_cast<double>(n * sizeof(float)));
+}
+BENCHMARK(read_bandwidth);
+
+void copy_bandwidth(benchmark::State& state) {
+  constexpr std::size_t n = std::size_t{32} << 20;  // floats
+  auto from = std::make_unique<float[]>(n);
+  auto to = std::make_unique<float[]>(n);
+  fill(from.get(), n, 8);
+  for (auto _ : state) {
+    std::memcpy(to.get(), from.get(), n * sizeof(float));
+    benchmark::DoNotOptimize(to.get());
+    benchmark::ClobberMemory();
+  }
+  set_bytes(state, 2.0 * static_cast<double>(n * sizeof(float)));
+}
+BENCHMARK(copy_bandwidth);
 
 // ---------------------------------------------------------------------------------------
 // Peak: independent FMA chains on native vector registers (the widest the compiler targets),

@@ -25,12 +25,12 @@ def run(binary, reps, min_time, out):
         return json.load(f)
 
 
-def medians(data):
+def medians(data, counter="FLOPS"):
     samples = {}
     for b in data["benchmarks"]:
-        if b.get("run_type") != "iteration":
+        if b.get("run_type") != "iteration" or counter not in b:
             continue
-        samples.setdefault(b["run_name"], []).append(b["FLOPS"] / 1e9)
+        samples.setdefault(b["run_name"], []).append(b[counter] / 1e9)
     return {name: statistics.median(v) for name, v in samples.items()}, {n: len(v) for n, v in samples.items()}
 
 
@@ -74,6 +74,25 @@ def main():
         sa, eg, nv = med[name], med.get(f"matmul_eigen<{rest}>"), med.get(f"matmul_naive<{rest}>")
         print(f"| {r}×{k} · {k}×{c} | {t} | {sa:.1f} | {eg:.1f} | {nv:.1f} | **{sa / eg:.2f}×** | "
               f"{100 * sa / peak[t]:.0f}% |")
+
+    gbs, _ = medians(data, "BYTES")
+    read_bw, copy_bw = gbs.get("read_bandwidth"), gbs.get("copy_bandwidth")
+    if read_bw:
+        print(f"\nMemory: read {read_bw:.1f} GB/s, copy {copy_bw:.1f} GB/s (bytes read + written)\n")
+        print("| transformer product (float) | static_attention GFLOP/s | Eigen 3.4 | naive loop | sa / Eigen | "
+              "% of FMA peak (sa) | weights GB/s (sa) | % of read bandwidth |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        def transformer_key(name):
+            _, args = parse(name)
+            return (int(args[2]) * int(args[3]), int(args[1]))
+        for name in sorted((n for n in med if n.startswith("transformer_sa<")), key=transformer_key):
+            _, args = parse(name)
+            t, r, k, c = args
+            rest = ", ".join(args)
+            sa, eg, nv = med[name], med.get(f"transformer_eigen<{rest}>"), med.get(f"transformer_naive<{rest}>")
+            nv_text = f"{nv:.1f}" if nv else "—"
+            print(f"| {r}×{k} · {k}×{c} | {sa:.1f} | {eg:.1f} | {nv_text} | **{sa / eg:.2f}×** | "
+                  f"{100 * sa / peak[t]:.0f}% | {gbs[name]:.1f} | {100 * gbs[name] / read_bw:.0f}% |")
 
     print("\n| forward pass | type | N × d_in → d_out (heads) | static_attention | Eigen 3.4 | sa / Eigen |")
     print("|---|---|---|---:|---:|---:|")

@@ -29,7 +29,9 @@ struct feed_forward {
   /// N x D -> N x D.
   template <class U, std::size_t N, std::size_t C>
   constexpr matrix<T, N, D> operator()(const matrix<U, N, C>& x) const noexcept {
-    return project(gelu(expand(x)));
+    matrix<T, N, Hidden> h = expand(x);
+    for (auto& e : h.elems) e = detail::gelu_scalar(e);  // in place: one N x Hidden buffer
+    return project(h);
   }
 
   /// Each batch item.

@@ -83,18 +83,34 @@ constexpr std::size_t argmax(const matrix<T, 1, C>& row) noexcept {
 }
 }  // namespace detail
 
-/// Everything a cached forward pass of gpt_model<T, Cfg> keeps between calls: one kv_cache of
-/// Capacity tokens per block. Default-constructible and large for big models (GPT-2 124M at
-/// Capacity 1024: 72 MiB), so make it `static`, put it on the heap, or, for a small model, make
-/// it a local of a constexpr function. Capacity <= context_length.
+/// Everything a cached forward pass of gpt_model<T, Cfg> keeps between calls and uses on the
+/// way: one kv_cache of Capacity tokens per block, and the activations of one chunk of up to
+/// `chunk` tokens (a prompt runs through in chunks). The caller owns it, so a forward pass or
+/// decode step needs no heap and little stack. Default-constructible and large for big models
+/// (GPT-2 124M at Capacity 1024: 72 MiB of caches and 0.4 MiB of activations), so make it
+/// `static`, put it on the heap, place it in a memory section of your choice, or, for a small
+/// model, make it a local of a constexpr function. Capacity <= context_length.
 template <class T, gpt_config Cfg, std::size_t Capacity>
 struct gpt_workspace {
   static_assert(Capacity > 0 && Capacity <= Cfg.context_length,
                 "gpt_workspace<T, Cfg, Capacity> requires 0 < Capacity <= context_length");
   /// The most tokens it holds.
   static constexpr std::size_t capacity = Capacity;
+  /// Tokens per chunk of a prefill.
+  static constexpr std::size_t chunk = Capacity < 16 ? Capacity : 16;
   /// Block i's keys and values.
   std::array<kv_cache<T, Capacity, Cfg.emb_dim>, Cfg.n_layers> caches{};
+  /// The residual stream of the chunk's tokens.
+  matrix<T, chunk, Cfg.emb_dim> x;
+  /// LayerNorm outputs, attention and feed-forward results before they join the stream.
+  matrix<T, chunk, Cfg.emb_dim> normed;
+  /// Queries, then the heads' context vectors.
+  matrix<T, chunk, Cfg.emb_dim> queries;
+  matrix<T, chunk, Cfg.emb_dim> context;
+  /// The feed-forward block's hidden features.
+  matrix<T, chunk, 4 * Cfg.emb_dim> hidden;
+  /// One row of attention weights.
+  matrix<T, 1, Capacity> scores;
 
   /// Tokens held (the position of the next one).
   constexpr std::size_t length() const noexcept { return caches[0].length; }
@@ -105,17 +121,61 @@ struct gpt_workspace {
 };
 
 namespace detail {
-// The cached fold step: block i with cache i.
-template <class Workspace>
-struct apply_block_cached {
-  Workspace* workspace;
+// One block on the N tokens in workspace.x (N <= chunk), in place, with the block's cache:
+// the operations of transformer_block::operator()(x, cache), in the same order, on the
+// workspace's buffers instead of locals.
+template <std::size_t N, class T, std::size_t D, std::size_t Heads, std::size_t Ctx, bool QkvBias,
+          class Workspace, std::size_t Capacity>
+constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& block, kv_cache<T, Capacity, D>& cache,
+                          Workspace& ws) noexcept {
+  T* x = ws.x.elems;
+  T* normed = ws.normed.elems;
+  T* queries = ws.queries.elems;
+  T* context = ws.context.elems;
+  const auto& att = block.att;
+  // x + att(norm1(x))
+  for (std::size_t i = 0; i < N; ++i) block.norm1.normalize_row(x + i * D, normed + i * D);
+  const std::size_t first = cache.length;
+  T* keys = cache.keys.elems + first * D;
+  T* values = cache.values.elems + first * D;
+  matmul_kernel<T, N, D, D>(normed, att.W_query.elems, queries);
+  matmul_kernel<T, N, D, D>(normed, att.W_key.elems, keys);
+  matmul_kernel<T, N, D, D>(normed, att.W_value.elems, values);
+  if constexpr (QkvBias) {
+    add_bias_rows<T, N, D>(queries, att.b_query);
+    add_bias_rows<T, N, D>(keys, att.b_key);
+    add_bias_rows<T, N, D>(values, att.b_value);
+  }
+  for (std::size_t k = 0; k < N * D; ++k) context[k] = T{};
+  attend_rows<T, D, Heads, Capacity, N>(queries, cache, first, context, ws.scores.elems);
+  cache.length = first + N;
+  matmul_kernel<T, N, D, D>(context, att.W_out.elems, normed);
+  add_bias_rows<T, N, D>(normed, att.b_out);
+  for (std::size_t k = 0; k < N * D; ++k) x[k] = x[k] + normed[k];
+  // x + ff(norm2(x))
+  for (std::size_t i = 0; i < N; ++i) block.norm2.normalize_row(x + i * D, normed + i * D);
+  T* hidden = ws.hidden.elems;
+  matmul_kernel<T, N, D, 4 * D>(normed, block.ff.expand.weight.elems, hidden);
+  add_bias_rows<T, N, 4 * D>(hidden, block.ff.expand.bias);
+  for (std::size_t k = 0; k < N * 4 * D; ++k) hidden[k] = gelu_scalar(hidden[k]);
+  matmul_kernel<T, N, 4 * D, D>(hidden, block.ff.project.weight.elems, normed);
+  add_bias_rows<T, N, D>(normed, block.ff.project.bias);
+  for (std::size_t k = 0; k < N * D; ++k) x[k] = x[k] + normed[k];
+}
+
+// block_step on each block with its own cache, in order.
+template <std::size_t N, class Workspace>
+struct step_blocks {
+  Workspace* ws;
   std::size_t* index;
-  template <class X, class Block>
-  constexpr X operator()(const X& x, const Block& block) const noexcept {
-    return block(x, workspace->caches[(*index)++]);
+  template <class Block>
+  constexpr void operator()(const Block& block) const noexcept {
+    block_step<N>(block, ws->caches[*index], *ws);
+    ++*index;
   }
 };
 }  // namespace detail
+
 
 /// The book's GPTModel for configuration Cfg: token and positional embeddings, n_layers
 /// transformer blocks, a final LayerNorm and an output head without bias.
@@ -205,19 +265,24 @@ struct gpt_model {
 
   /// The final-norm hidden states of N ids that follow the workspace's tokens (positions
   /// length() .. length() + N - 1), appending them to its caches: the rows hidden() gives for
-  /// the whole sequence, bit for bit.
+  /// the whole sequence, bit for bit. The work runs in the workspace's buffers, a chunk of ids
+  /// at a time; only the result is on the stack.
   template <token_id I, std::size_t N, std::size_t Capacity>
   constexpr matrix<T, N, Cfg.emb_dim> hidden(const std::array<I, N>& ids,
                                              gpt_workspace<T, Cfg, Capacity>& workspace) const noexcept {
-    static_assert(tokens_within_context_length<N, Capacity>,
-                  "gpt_model::hidden(ids, workspace) requires N <= the workspace's capacity");
-    const std::size_t first = workspace.length();
-    matrix<T, N, Cfg.emb_dim> x;
-    if (!detail::check_cache_room<Capacity>(first, N)) return x;
-    x = tok_emb(ids) + pos_emb.template rows<N>(first);
-    std::size_t index = 0;
-    using fold_step = detail::apply_block_cached<gpt_workspace<T, Cfg, Capacity>>;
-    return final_norm(boost::hana::fold_left(trf_blocks, x, fold_step{&workspace, &index}));
+    matrix<T, N, Cfg.emb_dim> out;
+    run_chunks<I, N>(ids.data(), workspace, out.elems, 0);
+    return out;
+  }
+
+  /// Runs N ids through the workspace (as hidden(ids, workspace)) and returns only the last
+  /// one's final-norm hidden state: what the next id depends on. Stack use does not grow with N.
+  template <token_id I, std::size_t N, std::size_t Capacity>
+  constexpr matrix<T, 1, Cfg.emb_dim> prefill(const std::array<I, N>& ids,
+                                              gpt_workspace<T, Cfg, Capacity>& workspace) const noexcept {
+    matrix<T, 1, Cfg.emb_dim> last;
+    run_chunks<I, N>(ids.data(), workspace, last.elems, N - 1);
+    return last;
   }
 
   /// out_head: h out_head, N x emb_dim -> N x vocab_size.
@@ -234,6 +299,40 @@ struct gpt_model {
   }
 
  private:
+  // N ids through the workspace in chunks; the final-norm rows from `keep_from` on are
+  // written to out (row keep_from first).
+  template <class I, std::size_t N, std::size_t Capacity>
+  constexpr void run_chunks(const I* ids, gpt_workspace<T, Cfg, Capacity>& ws, T* out,
+                            std::size_t keep_from) const noexcept {
+    static_assert(N > 0, "gpt_model: at least one id");
+    static_assert(tokens_within_context_length<N, Capacity>,
+                  "gpt_model::hidden(ids, workspace) requires N <= the workspace's capacity");
+    if (!detail::check_cache_room<Capacity>(ws.length(), N)) return;
+    constexpr std::size_t chunk = gpt_workspace<T, Cfg, Capacity>::chunk;
+    constexpr std::size_t whole = (N - 1) / chunk;  // whole chunks before the last
+    constexpr std::size_t last = N - whole * chunk;
+    for (std::size_t c = 0; c < whole; ++c) run_chunk<chunk>(ids + c * chunk, ws, out, keep_from, c * chunk);
+    run_chunk<last>(ids + whole * chunk, ws, out, keep_from, whole * chunk);
+  }
+
+  template <std::size_t Count, class I, std::size_t Capacity>
+  constexpr void run_chunk(const I* ids, gpt_workspace<T, Cfg, Capacity>& ws, T* out, std::size_t keep_from,
+                           std::size_t offset) const noexcept {
+    constexpr std::size_t d = Cfg.emb_dim;
+    const std::size_t position = ws.length();
+    for (std::size_t i = 0; i < Count; ++i) {
+      const auto id = static_cast<std::size_t>(ids[i]);  // a negative id wraps to a huge one
+      detail::check_index<Cfg.vocab_size>(id);
+      detail::check_index<Cfg.context_length>(position + i);
+      for (std::size_t j = 0; j < d; ++j)
+        ws.x.elems[i * d + j] = tok_emb.weight.elems[id * d + j] + pos_emb.weight.elems[(position + i) * d + j];
+    }
+    std::size_t index = 0;
+    boost::hana::for_each(trf_blocks, detail::step_blocks<Count, gpt_workspace<T, Cfg, Capacity>>{&ws, &index});
+    for (std::size_t i = 0; i < Count; ++i)
+      if (offset + i >= keep_from) final_norm.normalize_row(ws.x.elems + i * d, out + (offset + i - keep_from) * d);
+  }
+
   struct set_block_drop_rate {
     T p;
     constexpr void operator()(block_type& block) const noexcept {
@@ -305,14 +404,13 @@ constexpr std::array<I, N + MaxNew> generate(const gpt_model<T, Cfg>& model, con
   if constexpr (MaxNew > 0) {
     constexpr std::size_t prompt_used = N < ctx ? N : ctx;
     workspace.clear();
-    ids[N] = detail::next_id<I>(model, row(model.hidden(detail::window<prompt_used>(ids, N - prompt_used), workspace),
-                                           prompt_used - 1));
+    ids[N] = detail::next_id<I>(model, model.prefill(detail::window<prompt_used>(ids, N - prompt_used), workspace));
     for (std::size_t len = N + 1; len < N + MaxNew; ++len) {
       if (len <= ctx) {
         ids[len] = detail::next_id<I>(model, model.hidden(detail::window<1>(ids, len - 1), workspace));
       } else if constexpr (longest > ctx) {  // slide: positions shift, so nothing cached is valid
         workspace.clear();
-        ids[len] = detail::next_id<I>(model, row(model.hidden(detail::window<ctx>(ids, len - ctx), workspace), ctx - 1));
+        ids[len] = detail::next_id<I>(model, model.prefill(detail::window<ctx>(ids, len - ctx), workspace));
       }
     }
   }

@@ -10,6 +10,7 @@
 #include <static_attention/detail/attention_core.hpp>
 #include <static_attention/detail/fp_contract.hpp>
 #include <static_attention/detail/index_check.hpp>
+#include <static_attention/detail/matmul_kernel.hpp>
 #include <static_attention/matrix.hpp>
 #include <static_attention/multi_head_attention.hpp>
 #include <static_attention/softmax.hpp>
@@ -49,6 +50,46 @@ constexpr bool check_cache_room(std::size_t length, std::size_t new_tokens) noex
 }
 }  // namespace detail
 
+namespace detail {
+// Causal attention of N query rows (row stride D; head h in columns [h hd, (h + 1) hd)) whose
+// keys and values are already in the cache at rows first, ..., first + N - 1: query i attends
+// to cache rows 0 .. first + i. context (N x D, zeros on entry) receives the heads' outputs;
+// scores is scratch for one row of weights. Each score is the in-order dot product divided by
+// sqrt(head_dim), each row a softmax, each output an in-order weighted sum: a full pass's
+// terms in a full pass's order.
+template <class T, std::size_t D, std::size_t Heads, std::size_t Capacity, std::size_t N>
+constexpr void attend_rows(const T* queries, const kv_cache<T, Capacity, D>& cache, std::size_t first, T* context,
+                           T* scores) noexcept {
+  constexpr std::size_t head_dim = D / Heads;
+  constexpr T scale = sqrt_dk<T, head_dim>();
+  for (std::size_t i = 0; i < N; ++i) {
+    const std::size_t seen = first + i + 1;  // positions 0 .. first + i
+    for (std::size_t h = 0; h < Heads; ++h) {
+      const T* query = queries + i * D + h * head_dim;
+      for (std::size_t p = 0; p < seen; ++p) {
+        const T* key = cache.keys.elems + p * D + h * head_dim;
+        T dot{};
+        for (std::size_t k = 0; k < head_dim; ++k) dot += rounded_product(query[k], key[k]);
+        scores[p] = dot / scale;
+      }
+      softmax_rows<T>(scores, scores, 1, seen);
+      T* out = context + i * D + h * head_dim;
+      for (std::size_t p = 0; p < seen; ++p) {
+        const T* value = cache.values.elems + p * D + h * head_dim;
+        for (std::size_t k = 0; k < head_dim; ++k) out[k] += rounded_product(scores[p], value[k]);
+      }
+    }
+  }
+}
+
+// rows x cols values at y, plus the bias row b added to each row.
+template <class T, std::size_t Rows, std::size_t Cols>
+constexpr void add_bias_rows(T* y, const matrix<T, 1, Cols>& b) noexcept {
+  for (std::size_t i = 0; i < Rows; ++i)
+    for (std::size_t j = 0; j < Cols; ++j) y[i * Cols + j] += b.elems[j];
+}
+}  // namespace detail
+
 /// Causal multi-head attention for N new tokens that follow the cache's: their keys and values
 /// are appended, and each new token attends to every cached token and to the new ones up to
 /// itself. Bit for bit the rows `att` gives for the whole sequence: each score, softmax and
@@ -65,51 +106,22 @@ constexpr matrix<T, N, DOut> attend_cached(const multi_head_attention<T, DIn, DO
                 "attend_cached(att, cache, x) requires N <= the cache's capacity");
   matrix<T, N, DOut> context;
   if (!detail::check_cache_room<Capacity>(cache.length, N)) return context;
-  const auto queries = matmul(x, att.W_query);
-  const auto projected_keys = matmul(x, att.W_key);
-  const auto projected_values = matmul(x, att.W_value);
   const std::size_t first = cache.length;
-  for (std::size_t i = 0; i < N; ++i)
-    for (std::size_t j = 0; j < DOut; ++j) {
-      T key = projected_keys.elems[i * DOut + j];
-      T value = projected_values.elems[i * DOut + j];
-      if constexpr (QkvBias) {
-        key += att.b_key.elems[j];
-        value += att.b_value.elems[j];
-      }
-      cache.keys.elems[(first + i) * DOut + j] = key;
-      cache.values.elems[(first + i) * DOut + j] = value;
-    }
-  constexpr std::size_t head_dim = DOut / Heads;
-  constexpr T scale = detail::sqrt_dk<T, head_dim>();
-  T weights[Capacity]{};
-  for (std::size_t i = 0; i < N; ++i) {
-    const std::size_t seen = first + i + 1;  // positions 0 .. first + i
-    for (std::size_t h = 0; h < Heads; ++h) {
-      const std::size_t offset = h * head_dim;
-      T query[head_dim]{};
-      for (std::size_t k = 0; k < head_dim; ++k) {
-        query[k] = queries.elems[i * DOut + offset + k];
-        if constexpr (QkvBias) query[k] += att.b_query.elems[offset + k];
-      }
-      for (std::size_t p = 0; p < seen; ++p) {
-        const T* key = cache.keys.elems + p * DOut + offset;
-        T dot{};
-        for (std::size_t k = 0; k < head_dim; ++k) dot += detail::rounded_product(query[k], key[k]);
-        weights[p] = dot / scale;
-      }
-      detail::softmax_rows<T>(weights, weights, 1, seen);
-      T* out = context.elems + i * DOut + offset;
-      for (std::size_t p = 0; p < seen; ++p) {
-        const T* value = cache.values.elems + p * DOut + offset;
-        for (std::size_t k = 0; k < head_dim; ++k) out[k] += detail::rounded_product(weights[p], value[k]);
-      }
-    }
+  matrix<T, N, DOut> queries = matmul(x, att.W_query);
+  T* keys = cache.keys.elems + first * DOut;
+  T* values = cache.values.elems + first * DOut;
+  detail::matmul_kernel<T, N, DIn, DOut>(x.elems, att.W_key.elems, keys);
+  detail::matmul_kernel<T, N, DIn, DOut>(x.elems, att.W_value.elems, values);
+  if constexpr (QkvBias) {
+    detail::add_bias_rows<T, N, DOut>(queries.elems, att.b_query);
+    detail::add_bias_rows<T, N, DOut>(keys, att.b_key);
+    detail::add_bias_rows<T, N, DOut>(values, att.b_value);
   }
+  T scores[Capacity]{};
+  detail::attend_rows<T, DOut, Heads, Capacity, N>(queries.elems, cache, first, context.elems, scores);
   cache.length = first + N;
   matrix<T, N, DOut> result = matmul(context, att.W_out);
-  for (std::size_t i = 0; i < N; ++i)
-    for (std::size_t j = 0; j < DOut; ++j) result.elems[i * DOut + j] += att.b_out.elems[j];
+  detail::add_bias_rows<T, N, DOut>(result.elems, att.b_out);
   return result;
 }
 

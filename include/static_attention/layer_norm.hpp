@@ -51,7 +51,7 @@ struct layer_norm {
     return detail::per_item(x, *this);
   }
 
- private:
+  /// One row of D values, from x into y (caller-owned storage; x == y is allowed).
   constexpr void normalize_row(const T* x, T* y) const noexcept {
     T total{};
     for (std::size_t j = 0; j < D; ++j) total += x[j];

@@ -54,6 +54,14 @@ constexpr matrix<T, R, C> matmul(const matrix<T, R, K>& a, const matrix<T, K2, C
   return out;
 }
 
+/// The matrix product written into `out`, a matrix the caller owns (static, heap or a
+/// workspace): no result on the stack, whatever the shape. Same bits as `out = matmul(a, b)`.
+template <class T, std::size_t R, std::size_t K, std::size_t K2, std::size_t C>
+constexpr void matmul_into(matrix<T, R, C>& out, const matrix<T, R, K>& a, const matrix<T, K2, C>& b) noexcept {
+  detail::check_matmul_shapes<R, K, K2, C>();
+  if constexpr (K == K2) detail::matmul_kernel<T, R, K, C>(a.elems, b.elems, out.elems);
+}
+
 /// Batched product, item by item: (B x N x K) . (B x K x C) -> (B x N x C), as `torch.matmul`.
 template <class T, std::size_t B, std::size_t B2, std::size_t N, std::size_t K, std::size_t K2, std::size_t C>
 constexpr tensor<T, B, N, C> matmul(const tensor<T, B, N, K>& a, const tensor<T, B2, K2, C>& b) noexcept {
