@@ -14,6 +14,7 @@
 #include <Eigen/Dense>
 
 #include <static_attention/detail/kernel_simd.hpp>
+#include "bandwidth.hpp"
 #include <static_attention/static_attention.hpp>
 
 namespace {
@@ -285,14 +286,8 @@ SA_ATTENTION(double, 128, 64, 64, 8);
 // size: for a few rows the product is memory-bound, and BYTES/s against the measured read
 // bandwidth says how close to the limit it runs.
 
-void set_bytes(benchmark::State& state, double bytes_per_iteration) {
-  state.counters["BYTES"] = benchmark::Counter(bytes_per_iteration, benchmark::Counter::kIsIterationInvariantRate,
-                                               benchmark::Counter::kIs1000);
-}
+using bench::set_bytes;
 
-// The result goes into a matrix of the caller's (matmul_into): GPT-sized results do not fit a
-// stack. Eigen: dynamic-size matrices (fixed-size ones this large are refused by Eigen's
-// EIGEN_STACK_ALLOCATION_LIMIT), row-major like ours.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 void transformer_sa(benchmark::State& state) {
   auto a = random_sa<sa::matrix<T, R, K>>(1);
@@ -352,43 +347,9 @@ SA_TRANSFORMER(1024, 3072, 768);
 SA_TRANSFORMER_WITH_NAIVE(1, 768, 50257);
 SA_TRANSFORMER_WITH_NAIVE(4, 768, 50257);
 
-// ---------------------------------------------------------------------------------------
-// Memory bandwidth, the limit of one-row products: reading 256 MiB (summed with vector loads,
-// so the loop is bound by the loads) and copying 128 MiB. BYTES counts bytes read (and written).
-
-void read_bandwidth(benchmark::State& state) {
-  constexpr std::size_t lanes = sa::detail::simd::native_lanes<float> > 0 ? sa::detail::simd::native_lanes<float> : 4;
-  using V = sa::detail::simd::vec<float, lanes>;
-  constexpr std::size_t n = std::size_t{64} << 20;  // floats
-  auto data = std::make_unique<float[]>(n);
-  fill(data.get(), n, 7);
-  for (auto _ : state) {
-    V acc[4] = {};
-    for (std::size_t i = 0; i < n; i += 4 * lanes)
-      for (std::size_t q = 0; q < 4; ++q) {
-        V v;
-        __builtin_memcpy(&v, data.get() + i + q * lanes, sizeof(V));
-        acc[q] += v;
-      }
-    benchmark::DoNotOptimize(acc);
-  }
-  set_bytes(state, static_cast<double>(n * sizeof(float)));
-}
-BENCHMARK(read_bandwidth);
-
-void copy_bandwidth(benchmark::State& state) {
-  constexpr std::size_t n = std::size_t{32} << 20;  // floats
-  auto from = std::make_unique<float[]>(n);
-  auto to = std::make_unique<float[]>(n);
-  fill(from.get(), n, 8);
-  for (auto _ : state) {
-    std::memcpy(to.get(), from.get(), n * sizeof(float));
-    benchmark::DoNotOptimize(to.get());
-    benchmark::ClobberMemory();
-  }
-  set_bytes(state, 2.0 * static_cast<double>(n * sizeof(float)));
-}
-BENCHMARK(copy_bandwidth);
+// Memory bandwidth, the limit of one-row products (bandwidth.hpp).
+BENCHMARK(bench::read_bandwidth);
+BENCHMARK(bench::copy_bandwidth);
 
 // ---------------------------------------------------------------------------------------
 // Peak: independent FMA chains on native vector registers (the widest the compiler targets),

@@ -76,7 +76,7 @@ def main():
               f"{100 * sa / peak[t]:.0f}% |")
 
     gbs, _ = medians(data, "BYTES")
-    read_bw, copy_bw = gbs.get("read_bandwidth"), gbs.get("copy_bandwidth")
+    read_bw, copy_bw = gbs.get("bench::read_bandwidth"), gbs.get("bench::copy_bandwidth")
     if read_bw:
         print(f"\nMemory: read {read_bw:.1f} GB/s, copy {copy_bw:.1f} GB/s (bytes read + written)\n")
         print("| transformer product (float) | static_attention GFLOP/s | Eigen 3.4 | naive loop | sa / Eigen | "
