@@ -125,4 +125,43 @@ constexpr matrix<T, N, DOut> attend_cached(const multi_head_attention<T, DIn, DO
   return result;
 }
 
+/// Causal multi-head attention of a whole sequence into caller-owned storage: `out = att(x)`,
+/// bit for bit, with the keys and values in `cache` (cleared first) and only a block of 16
+/// queries and one row of weights on the stack, however long the sequence. For long sequences
+/// at GPT-2 size (the chapter's exercise 3.3: d = 768, 12 heads, 1024 tokens) where `att(x)`'s
+/// locals (Q, K, V, the N x N weights) would overflow a thread's stack: put x, out and cache in
+/// static storage or on the heap.
+template <class T, std::size_t DIn, std::size_t DOut, std::size_t Heads, std::size_t Ctx, bool QkvBias,
+          std::size_t Capacity, std::size_t N>
+constexpr void attend_into(const multi_head_attention<T, DIn, DOut, Heads, Ctx, QkvBias>& att,
+                           const matrix<T, N, DIn>& x, matrix<T, N, DOut>& out,
+                           kv_cache<T, Capacity, DOut>& cache) noexcept {
+  static_assert(tokens_within_context_length<N, Ctx>, "attend_into(att, x, out, cache) requires N <= context_length");
+  static_assert(tokens_within_context_length<N, Capacity>,
+                "attend_into(att, x, out, cache) requires N <= the cache's capacity");
+  cache.clear();
+  detail::matmul_kernel<T, N, DIn, DOut>(x.elems, att.W_key.elems, cache.keys.elems);
+  detail::matmul_kernel<T, N, DIn, DOut>(x.elems, att.W_value.elems, cache.values.elems);
+  if constexpr (QkvBias) {
+    detail::add_bias_rows<T, N, DOut>(cache.keys.elems, att.b_key);
+    detail::add_bias_rows<T, N, DOut>(cache.values.elems, att.b_value);
+  }
+  cache.length = N;
+  constexpr std::size_t block = N < 16 ? N : 16;
+  T scores[Capacity]{};
+  const auto run_block = [&]<std::size_t Rows>(std::size_t first) {
+    T queries[Rows * DOut]{};
+    T context[Rows * DOut]{};
+    detail::matmul_kernel<T, Rows, DIn, DOut>(x.elems + first * DIn, att.W_query.elems, queries);
+    if constexpr (QkvBias) detail::add_bias_rows<T, Rows, DOut>(queries, att.b_query);
+    detail::attend_rows<T, DOut, Heads, Capacity, Rows>(queries, cache, first, context, scores);
+    T* y = out.elems + first * DOut;
+    detail::matmul_kernel<T, Rows, DOut, DOut>(context, att.W_out.elems, y);
+    detail::add_bias_rows<T, Rows, DOut>(y, att.b_out);
+  };
+  constexpr std::size_t whole = N / block;
+  for (std::size_t b = 0; b < whole; ++b) run_block.template operator()<block>(b * block);
+  if constexpr (whole * block < N) run_block.template operator()<N - whole * block>(whole * block);
+}
+
 }  // namespace static_attention
