@@ -136,16 +136,16 @@ constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& bl
   // x + att(norm1(x))
   for (std::size_t i = 0; i < N; ++i) block.norm1.normalize_row(x + i * D, normed + i * D);
   const std::size_t first = cache.length;
-  T* keys = cache.keys.elems + first * D;
   T* values = cache.values.elems + first * D;
   matmul_kernel<T, N, D, D>(normed, att.W_query.elems, queries);
-  matmul_kernel<T, N, D, D>(normed, att.W_key.elems, keys);
+  matmul_kernel<T, N, D, D>(normed, att.W_key.elems, context);  // the keys, before the cache's columns
   matmul_kernel<T, N, D, D>(normed, att.W_value.elems, values);
   if constexpr (QkvBias) {
     add_bias_rows<T, N, D>(queries, att.b_query);
-    add_bias_rows<T, N, D>(keys, att.b_key);
+    add_bias_rows<T, N, D>(context, att.b_key);
     add_bias_rows<T, N, D>(values, att.b_value);
   }
+  store_keys(cache, first, N, context);
   for (std::size_t k = 0; k < N * D; ++k) context[k] = T{};
   attend_rows<T, D, Heads, Capacity, N>(queries, cache, first, context, ws.scores.elems);
   cache.length = first + N;

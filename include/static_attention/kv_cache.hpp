@@ -10,6 +10,7 @@
 #include <static_attention/detail/attention_core.hpp>
 #include <static_attention/detail/fp_contract.hpp>
 #include <static_attention/detail/index_check.hpp>
+#include <static_attention/detail/kernel_simd.hpp>
 #include <static_attention/detail/matmul_kernel.hpp>
 #include <static_attention/matrix.hpp>
 #include <static_attention/multi_head_attention.hpp>
@@ -23,8 +24,9 @@ struct kv_cache {
   static_assert(Capacity > 0, "kv_cache<T, Capacity, D> requires Capacity > 0");
   /// The most tokens it holds.
   static constexpr std::size_t capacity = Capacity;
-  /// Row p is the key of the token at position p.
-  matrix<T, Capacity, D> keys;
+  /// Keys, transposed: column p is the key of the token at position p, so that a query's
+  /// scores against every position read each feature's keys contiguously.
+  matrix<T, D, Capacity> keys_t;
   /// Row p is the value of the token at position p.
   matrix<T, Capacity, D> values;
   /// Tokens held: the next token goes to position `length`.
@@ -66,20 +68,69 @@ constexpr void attend_rows(const T* queries, const kv_cache<T, Capacity, D>& cac
     const std::size_t seen = first + i + 1;  // positions 0 .. first + i
     for (std::size_t h = 0; h < Heads; ++h) {
       const T* query = queries + i * D + h * head_dim;
-      for (std::size_t p = 0; p < seen; ++p) {
-        const T* key = cache.keys.elems + p * D + h * head_dim;
+      const T* keys = cache.keys_t.elems + h * head_dim * Capacity;  // feature k of position p at k * Capacity + p
+      std::size_t p = 0;
+#if defined(__GNUC__)
+      // At run time, vectors of positions: lane p sums its own products in order of k.
+      constexpr std::size_t lanes = simd::native_lanes<T>;
+      if constexpr (lanes >= simd::min_lanes<T>) {
+        if (!std::is_constant_evaluated()) {
+          using V = simd::vec<T, lanes>;
+          for (; p + lanes <= seen; p += lanes) {
+            V dot{};
+            for (std::size_t k = 0; k < head_dim; ++k) {
+              V key;
+              __builtin_memcpy(&key, keys + k * Capacity + p, sizeof(V));
+              multiply_add(dot, query[k] - V{}, key);
+            }
+            const V scaled = dot / scale;
+            __builtin_memcpy(scores + p, &scaled, sizeof(V));
+          }
+        }
+      }
+#endif
+      for (; p < seen; ++p) {
         T dot{};
-        for (std::size_t k = 0; k < head_dim; ++k) dot += rounded_product(query[k], key[k]);
+        for (std::size_t k = 0; k < head_dim; ++k) dot += rounded_product(query[k], keys[k * Capacity + p]);
         scores[p] = dot / scale;
       }
       softmax_rows<T>(scores, scores, 1, seen);
       T* out = context + i * D + h * head_dim;
-      for (std::size_t p = 0; p < seen; ++p) {
-        const T* value = cache.values.elems + p * D + h * head_dim;
-        for (std::size_t k = 0; k < head_dim; ++k) out[k] += rounded_product(scores[p], value[k]);
+      bool done = false;
+#if defined(__GNUC__)
+      // At run time, vectors of features: lane k sums its own products in order of p.
+      if constexpr (lanes >= simd::min_lanes<T> && head_dim % lanes == 0) {
+        if (!std::is_constant_evaluated()) {
+          using V = simd::vec<T, lanes>;
+          for (std::size_t k0 = 0; k0 < head_dim; k0 += lanes) {
+            V acc;
+            __builtin_memcpy(&acc, out + k0, sizeof(V));
+            for (std::size_t q = 0; q < seen; ++q) {
+              V value;
+              __builtin_memcpy(&value, cache.values.elems + q * D + h * head_dim + k0, sizeof(V));
+              multiply_add(acc, scores[q] - V{}, value);
+            }
+            __builtin_memcpy(out + k0, &acc, sizeof(V));
+          }
+          done = true;
+        }
       }
+#endif
+      if (!done)
+        for (std::size_t q = 0; q < seen; ++q) {
+          const T* value = cache.values.elems + q * D + h * head_dim;
+          for (std::size_t k = 0; k < head_dim; ++k) out[k] += rounded_product(scores[q], value[k]);
+        }
     }
   }
+}
+
+// Keys of `rows` tokens (rows x D, row-major) into the cache's columns first, first + 1, ...
+template <class T, std::size_t Capacity, std::size_t D>
+constexpr void store_keys(kv_cache<T, Capacity, D>& cache, std::size_t first, std::size_t rows,
+                          const T* keys) noexcept {
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < D; ++j) cache.keys_t.elems[j * Capacity + first + i] = keys[i * D + j];
 }
 
 // rows x cols values at y, plus the bias row b added to each row.
@@ -108,15 +159,15 @@ constexpr matrix<T, N, DOut> attend_cached(const multi_head_attention<T, DIn, DO
   if (!detail::check_cache_room<Capacity>(cache.length, N)) return context;
   const std::size_t first = cache.length;
   matrix<T, N, DOut> queries = matmul(x, att.W_query);
-  T* keys = cache.keys.elems + first * DOut;
+  matrix<T, N, DOut> keys = matmul(x, att.W_key);
   T* values = cache.values.elems + first * DOut;
-  detail::matmul_kernel<T, N, DIn, DOut>(x.elems, att.W_key.elems, keys);
   detail::matmul_kernel<T, N, DIn, DOut>(x.elems, att.W_value.elems, values);
   if constexpr (QkvBias) {
     detail::add_bias_rows<T, N, DOut>(queries.elems, att.b_query);
-    detail::add_bias_rows<T, N, DOut>(keys, att.b_key);
+    detail::add_bias_rows<T, N, DOut>(keys.elems, att.b_key);
     detail::add_bias_rows<T, N, DOut>(values, att.b_value);
   }
+  detail::store_keys(cache, first, N, keys.elems);
   T scores[Capacity]{};
   detail::attend_rows<T, DOut, Heads, Capacity, N>(queries.elems, cache, first, context.elems, scores);
   cache.length = first + N;
@@ -140,14 +191,19 @@ constexpr void attend_into(const multi_head_attention<T, DIn, DOut, Heads, Ctx, 
   static_assert(tokens_within_context_length<N, Capacity>,
                 "attend_into(att, x, out, cache) requires N <= the cache's capacity");
   cache.clear();
-  detail::matmul_kernel<T, N, DIn, DOut>(x.elems, att.W_key.elems, cache.keys.elems);
   detail::matmul_kernel<T, N, DIn, DOut>(x.elems, att.W_value.elems, cache.values.elems);
-  if constexpr (QkvBias) {
-    detail::add_bias_rows<T, N, DOut>(cache.keys.elems, att.b_key);
-    detail::add_bias_rows<T, N, DOut>(cache.values.elems, att.b_value);
-  }
-  cache.length = N;
+  if constexpr (QkvBias) detail::add_bias_rows<T, N, DOut>(cache.values.elems, att.b_value);
   constexpr std::size_t block = N < 16 ? N : 16;
+  const auto store_block = [&]<std::size_t Rows>(std::size_t first) {
+    T keys[Rows * DOut]{};
+    detail::matmul_kernel<T, Rows, DIn, DOut>(x.elems + first * DIn, att.W_key.elems, keys);
+    if constexpr (QkvBias) detail::add_bias_rows<T, Rows, DOut>(keys, att.b_key);
+    detail::store_keys(cache, first, Rows, keys);
+  };
+  constexpr std::size_t whole = N / block;
+  for (std::size_t b = 0; b < whole; ++b) store_block.template operator()<block>(b * block);
+  if constexpr (whole * block < N) store_block.template operator()<N - whole * block>(whole * block);
+  cache.length = N;
   T scores[Capacity]{};
   const auto run_block = [&]<std::size_t Rows>(std::size_t first) {
     T queries[Rows * DOut]{};
@@ -159,7 +215,6 @@ constexpr void attend_into(const multi_head_attention<T, DIn, DOut, Heads, Ctx, 
     detail::matmul_kernel<T, Rows, DOut, DOut>(context, att.W_out.elems, y);
     detail::add_bias_rows<T, Rows, DOut>(y, att.b_out);
   };
-  constexpr std::size_t whole = N / block;
   for (std::size_t b = 0; b < whole; ++b) run_block.template operator()<block>(b * block);
   if constexpr (whole * block < N) run_block.template operator()<N - whole * block>(whole * block);
 }

@@ -20,8 +20,8 @@
 
 #include <unistd.h>
 
-#include <boost/hana/for_each.hpp>
 #include <doctest/doctest.h>
+#include <boost/hana/for_each.hpp>
 
 #include <static_attention/gpt.hpp>
 #include <static_attention/random.hpp>
@@ -121,8 +121,10 @@ class npz_writer {
       dict += std::to_string(d) + ", ";
       count *= d;
     }
-    if (shape.size() == 1) dict.pop_back();  // (16,)
-    else dict.resize(dict.size() - 2);       // (8, 16)
+    if (shape.size() == 1)
+      dict.pop_back();  // (16,)
+    else
+      dict.resize(dict.size() - 2);  // (8, 16)
     dict += "), }";
     while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
     dict += '\n';
@@ -141,10 +143,10 @@ class npz_writer {
       const std::uint32_t crc = crc32(e.data);
       const std::size_t local = zip.size();
       put_le(zip, 0x04034b50, 4);
-      put_le(zip, 20, 2);  // version needed
-      put_le(zip, 0, 2);   // flags
-      put_le(zip, 0, 2);   // stored
-      put_le(zip, 0, 2);   // time
+      put_le(zip, 20, 2);    // version needed
+      put_le(zip, 0, 2);     // flags
+      put_le(zip, 0, 2);     // stored
+      put_le(zip, 0, 2);     // time
       put_le(zip, 0x21, 2);  // 1980-01-01
       put_le(zip, crc, 4);
       put_le(zip, e.data.size(), 4);
@@ -263,7 +265,7 @@ void export_state_dict(npz_writer& npz, const sa::gpt_model<T, Cfg>& model, cons
   });
   vector("final_norm.scale", model.final_norm.scale);
   vector("final_norm.shift", model.final_norm.shift);
-  npz.add("out_head.weight", {Cfg.vocab_size, d}, model.out_head.elems);
+  linear("out_head.weight", model.out_head);
   if (options.out_head_bias) vector("out_head.bias", model.final_norm.shift);
 }
 
@@ -298,6 +300,28 @@ bool loaded_values_match(const sa::gpt_model<T, Cfg>& model, const double (&scal
   for (std::size_t k = 0; k < 8; ++k)
     if (model.tok_emb.weight.elems[k] != static_cast<T>(tok_first8[k])) return false;
   return true;
+}
+
+// tiny_state_dict.npz with one bit flipped in the data of its first entry (tok_emb.weight) or of
+// its last (out_head.weight), which end where the central directory starts.
+void write_damaged_fixture(const std::filesystem::path& path, bool first) {
+  auto bytes = read_bytes(fixture("tiny_state_dict.npz"));
+  REQUIRE(bytes.size() > 22);
+  const auto le = [&](std::size_t at, int width) {
+    std::size_t v = 0;
+    for (int i = width; i-- > 0;) v = (v << 8) | std::to_integer<std::size_t>(bytes[at + static_cast<std::size_t>(i)]);
+    return v;
+  };
+  std::size_t at = 0;
+  if (first) {  // local header, name, extra field, then the .npy preamble (10 bytes) and header
+    const std::size_t npy = 30 + le(26, 2) + le(28, 2);
+    at = npy + 10 + le(npy + 8, 2);
+  } else {
+    at = le(bytes.size() - 22 + 16, 4) - 1;  // the central directory's offset, in the end record
+  }
+  REQUIRE(at < bytes.size());
+  bytes[at] ^= std::byte{0x01};
+  write_bytes(path, bytes);
 }
 
 }  // namespace
@@ -352,41 +376,67 @@ TEST_CASE("load_state_dict: an archive of another configuration is refused, not 
   check_refused<float, tiny>(fixture("tiny_state_dict_bias3.npz"), errc::shape_mismatch, "tok_emb.weight",
                              {"vocab_size x emb_dim", "found shape (64, 18)"});
   // context_length 16 for 8.
-  check_refused<float, sa::gpt_config{64, 16, 16, 2, 2, false}>(
-      fixture("tiny_state_dict.npz"), errc::shape_mismatch, "pos_emb.weight", {"found shape (8, 16)"});
+  check_refused<float, sa::gpt_config{64, 16, 16, 2, 2, false}>(fixture("tiny_state_dict.npz"), errc::shape_mismatch,
+                                                                "pos_emb.weight", {"found shape (8, 16)"});
   // qkv_bias true for false: the biases are missing.
   check_refused<float, sa::gpt_config{64, 8, 16, 2, 2, true}>(fixture("tiny_state_dict.npz"), errc::missing_tensor,
                                                               "trf_blocks.0.att.W_query.bias", {});
   // qkv_bias false for true: the biases would be ignored, so they are refused.
-  check_refused<float, sa::gpt_config{64, 8, 18, 3, 2, false}>(
-      fixture("tiny_state_dict_bias3.npz"), errc::unexpected_tensor, "trf_blocks.0.att.W_query.bias",
-      {"qkv_bias = true"});
+  check_refused<float, sa::gpt_config{64, 8, 18, 3, 2, false}>(fixture("tiny_state_dict_bias3.npz"),
+                                                               errc::unexpected_tensor, "trf_blocks.0.att.W_query.bias",
+                                                               {"qkv_bias = true"});
   // One block for two: the second would be ignored.
-  check_refused<float, sa::gpt_config{64, 8, 16, 2, 1, false}>(
-      fixture("tiny_state_dict.npz"), errc::unexpected_tensor, "trf_blocks.1.att.W_query.weight", {"n_layers = 1"});
+  check_refused<float, sa::gpt_config{64, 8, 16, 2, 1, false}>(fixture("tiny_state_dict.npz"), errc::unexpected_tensor,
+                                                               "trf_blocks.1.att.W_query.weight", {"n_layers = 1"});
   // Three blocks for two.
   check_refused<float, sa::gpt_config{64, 8, 16, 2, 3, false}>(fixture("tiny_state_dict.npz"), errc::missing_tensor,
                                                                "trf_blocks.2.att.W_query.weight", {});
 }
 
 TEST_CASE("load_state_dict: damage in the last tensor's data is found before anything is written") {
-  // One flipped bit in out_head.weight, the last entry: its data end where the central directory
-  // starts (offset at byte 16 of the end record). Pass 1 reads every entry's data, so the CRC-32
-  // mismatch is found before the first tensor is written.
-  auto bytes = read_bytes(fixture("tiny_state_dict.npz"));
-  REQUIRE(bytes.size() > 22);
-  const std::size_t end_record = bytes.size() - 22;
-  std::size_t central = 0;
-  for (std::size_t i = 4; i-- > 0;) central = (central << 8) | std::to_integer<std::size_t>(bytes[end_record + 16 + i]);
-  REQUIRE(central < end_record);
-  bytes[central - 1] ^= std::byte{0x01};
-  const temp_file damaged("damaged.npz");
-  write_bytes(damaged.path, bytes);
+  // Pass 1 reads every entry's data, so the CRC-32 mismatch is found before the first tensor is
+  // written.
+  const temp_file damaged("damaged_last.npz");
+  write_damaged_fixture(damaged.path, false);
   check_refused<float, tiny>(damaged.path, errc::malformed, "out_head.weight", {"CRC-32"});
   auto model = torch_model<float, tiny>(123);
   const auto r = sa::load_state_dict(*model, damaged.path);
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().npy_code == sa::npy_errc::zip_crc_mismatch);
+}
+
+TEST_CASE("load_state_dict's pass 2 alone, as if the file changed after pass 1: what model_modified says") {
+  // Internals: the writing pass run on its own, which load_state_dict does only after a clean
+  // pass 1. A failure there reports which tensors were written, as state_dict_error documents.
+  const temp_file last("damaged_last.npz");
+  write_damaged_fixture(last.path, false);
+  auto model = torch_model<float, tiny>(123);
+  const auto head_before = bytes_of(model->out_head);
+  sa::detail::state_dict_pass pass{last.path.string(), "load_state_dict(model, ...)", std::nullopt};
+  sa::detail::state_dict_loader<float> loader{&pass};
+  CHECK_FALSE(sa::detail::visit_state_dict(loader, *model));
+  REQUIRE(pass.failure.has_value());
+  CHECK(pass.failure->tensor == "out_head.weight");
+  CHECK(pass.failure->model_modified);
+  CHECK(contains(pass.failure->message, "partly loaded"));
+  CHECK(loaded_values_match(*model, ref::tiny_final_norm_scale, ref::tiny_final_norm_shift,
+                            ref::tiny_tok_emb_weight_first8));  // written before out_head
+  CHECK(bytes_of(model->out_head) == head_before);              // not written
+
+  const temp_file first("damaged_first.npz");
+  write_damaged_fixture(first.path, true);
+  auto untouched = torch_model<float, tiny>(123);
+  const auto before = bytes_of(*untouched);
+  sa::detail::state_dict_pass pass_first{first.path.string(), "load_state_dict(model, ...)", std::nullopt};
+  sa::detail::state_dict_loader<float> loader_first{&pass_first};
+  CHECK_FALSE(sa::detail::visit_state_dict(loader_first, *untouched));
+  REQUIRE(pass_first.failure.has_value());
+  CHECK(pass_first.failure->tensor == "tok_emb.weight");
+  CHECK_FALSE(pass_first.failure->model_modified);
+  CHECK(contains(pass_first.failure->message, "the model is unchanged"));
+  CHECK(bytes_of(*untouched) == before);
+  // The whole load refuses it in pass 1.
+  check_refused<float, tiny>(first.path, errc::malformed, "tok_emb.weight", {"CRC-32"});
 }
 
 TEST_CASE("load_state_dict: the causal masks are optional, of either float dtype, and checked") {
@@ -444,7 +494,8 @@ TEST_CASE("load_state_dict: the round trip of torch's tiny state dict, float and
 
 TEST_CASE("load_state_dict: tensors larger than the stack go straight into the model") {
   // GPT-2's vocabulary at emb_dim 64: tok_emb and out_head are 12.9 MB each, more than a default
-  // 8 MiB stack, so a copy of either on the stack would crash this test.
+  // 8 MiB stack, so a copy of either on the stack would crash this test (which CTest also runs on
+  // a 128 KiB stack: gpt.state_dict.small_stack).
   constexpr sa::gpt_config wide_vocab{50257, 4, 64, 1, 1, false};
   auto source = std::make_unique<sa::gpt_model<float, wide_vocab>>();
   for (std::size_t k = 0; k < decltype(source->out_head)::size; ++k) {
