@@ -29,7 +29,7 @@ endif()
 
 # The public headers that make up the single header: the umbrella first, then every other
 # public header in name order, except those in `excluded`.
-set(excluded static_attention/npy.hpp static_attention/fmt.hpp)
+set(excluded static_attention/npy.hpp static_attention/fmt.hpp static_attention/state_dict.hpp)
 file(GLOB public RELATIVE "${ROOT}/include" "${ROOT}/include/static_attention/*.hpp")
 list(SORT public)
 set(roots static_attention/static_attention.hpp ${public})
