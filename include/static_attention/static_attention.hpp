@@ -15,6 +15,7 @@
 #include <static_attention/matmul.hpp>
 #include <static_attention/matrix.hpp>
 #include <static_attention/multi_head_attention.hpp>
+#include <static_attention/quantize.hpp>
 #include <static_attention/self_attention.hpp>
 #include <static_attention/shape.hpp>
 #include <static_attention/shape_rules.hpp>
