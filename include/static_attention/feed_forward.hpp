@@ -30,7 +30,7 @@ struct feed_forward {
   template <class U, std::size_t N, std::size_t C>
   constexpr matrix<T, N, D> operator()(const matrix<U, N, C>& x) const noexcept {
     matrix<T, N, Hidden> h = expand(x);
-    for (auto& e : h.elems) e = detail::gelu_scalar(e);  // in place: one N x Hidden buffer
+    detail::gelu_in_place(h.elems, h.size);  // in place: one N x Hidden buffer
     return project(h);
   }
 

@@ -157,7 +157,7 @@ constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& bl
   T* hidden = ws.hidden.elems;
   matmul_kernel<T, N, D, 4 * D>(normed, block.ff.expand.weight.elems, hidden);
   add_bias_rows<T, N, 4 * D>(hidden, block.ff.expand.bias);
-  for (std::size_t k = 0; k < N * 4 * D; ++k) hidden[k] = gelu_scalar(hidden[k]);
+  gelu_in_place(hidden, N * 4 * D);
   matmul_kernel<T, N, 4 * D, D>(hidden, block.ff.project.weight.elems, normed);
   add_bias_rows<T, N, D>(normed, block.ff.project.bias);
   for (std::size_t k = 0; k < N * D; ++k) x[k] = x[k] + normed[k];

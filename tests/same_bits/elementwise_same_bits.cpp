@@ -1,8 +1,11 @@
 // Element-wise operations at both times, alone and composed as a user writes them (a * b + c,
-// c - a * s), where inlining at run time could otherwise fuse the product into the sum.
+// c - a * s), where inlining at run time could otherwise fuse the product into the sum; gelu
+// (vectorised at run time) and layer_norm.
 #include <doctest/doctest.h>
 
 #include <static_attention/elementwise.hpp>
+#include <static_attention/gelu.hpp>
+#include <static_attention/layer_norm.hpp>
 #include <static_attention/matrix.hpp>
 #include <static_attention/tensor.hpp>
 
@@ -29,6 +32,7 @@ void check_elementwise() {
   static constexpr auto scaled = c - a * s;
   static constexpr auto scaled_left = s * a + b;
   static constexpr auto negated = -a;
+  static constexpr auto gelu_a = sa::gelu(a);  // vectors and the array tanh at run time
   const auto la = launder(a);
   const auto lb = launder(b);
   const auto lc = launder(c);
@@ -40,6 +44,15 @@ void check_elementwise() {
   SAME_BITS_CHECK(scaled, lc - la * s, c - a * s);
   SAME_BITS_CHECK(scaled_left, s * la + lb, s * a + b);
   SAME_BITS_CHECK(negated, -la, -a);
+  SAME_BITS_CHECK(gelu_a, sa::gelu(la), sa::gelu(a));
+}
+
+template <class T, std::size_t N, std::size_t D>
+void check_layer_norm() {
+  static constexpr sa::layer_norm<T, D> ln{inputs<sa::matrix<T, 1, D>>(4), inputs<sa::matrix<T, 1, D>>(5)};
+  static constexpr auto x = inputs<sa::matrix<T, N, D>>(6);
+  static constexpr auto expected = ln(x);
+  SAME_BITS_CHECK(expected, ln(launder(x)), ln(x));
 }
 
 }  // namespace
@@ -50,4 +63,12 @@ TEST_CASE_TEMPLATE("element-wise operations at both times", T, float, double) {
   check_elementwise<sa::matrix<T, 17, 33>>();
   check_elementwise<sa::matrix<T, 65, 5>>();
   check_elementwise<sa::tensor<T, 3, 5, 17>>();
+  check_elementwise<sa::matrix<T, 33, 65>>();
+}
+
+TEST_CASE_TEMPLATE("layer_norm at both times", T, float, double) {
+  check_layer_norm<T, 1, 1>();
+  check_layer_norm<T, 6, 3>();
+  check_layer_norm<T, 17, 33>();
+  check_layer_norm<T, 5, 65>();
 }
