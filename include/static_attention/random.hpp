@@ -1,11 +1,13 @@
-// PyTorch-compatible random numbers: torch.manual_seed, torch.rand, tensor.uniform_ and the
-// default nn.Linear initialisation, bit for bit, in constexpr code with no heap and no <random>.
+// PyTorch-compatible random numbers: torch.manual_seed, torch.rand, tensor.uniform_,
+// tensor.normal_ and the default nn.Linear and nn.Embedding initialisations, bit for bit, in
+// constexpr code with no heap, no I/O and no <random> or <cmath>.
 //
 // The chapter seeds PyTorch and prints the numbers; with these functions the same seed gives the
 // same weights here, so a test (or a static_assert) can compare against the chapter directly.
 //
 // What PyTorch 1.13 does on the CPU, and what this header reproduces:
-//  * torch.manual_seed(s) restarts a standard MT19937 seeded with the low 32 bits of s.
+//  * torch.manual_seed(s) restarts a standard MT19937 seeded with the low 32 bits of s, and
+//    clears the generator's cached normal value.
 //  * A float draw is the low 24 bits of one 32-bit output times 2^-24; a double draw is the
 //    low 53 bits of random64() times 2^-53, where random64() is (first << 32) | second.
 //  * tensor.uniform_(from, to) casts from and to to T and returns x * (to - from) + from in T.
@@ -14,12 +16,33 @@
 //    from); this header computes that single rounding exactly, without FMA hardware.
 //  * nn.Linear(in, out) draws its weight (out x in, row-major) then its bias, each with
 //    uniform_(-bound, bound); the bounds are computed in double as torch.nn.init computes them.
+//  * tensor.normal_(mean, std) (nn.Embedding's init is normal_(0, 1)) is Box-Muller:
+//    - 16 elements or more (contiguous): one uniform per element, all drawn first; then per
+//      block of 16, u1 = 1 - x[j] and u2 = x[j + 8] (j < 8) give x[j] = r cos(2 pi u2) std + mean
+//      and x[j + 8] = r sin(2 pi u2) std + mean with r = sqrt(-2 log u1). If the size is not a
+//      multiple of 16, 16 fresh uniforms overwrite the last 16 elements, which are transformed
+//      again (so size + 16 draws). float: the AVX2 kernel's Cephes log and sincos in float
+//      arithmetic (avx_mathfun.h), mean and std rounded to float. double: the same loop in
+//      double with glibc's log and sincos.
+//    - fewer than 16 elements (float or double): at::normal_distribution<double> per element:
+//      two 53-bit uniforms, r cos(theta) in double with glibc's log and sincos, and the pair's
+//      r sin(theta) cached in the generator for the next such element (across calls, until
+//      torch.manual_seed); then value * std + mean in double with one rounding, cast to T.
+//    - The final `* std + mean` is one FMA on every path (x86-64 builds with FMA).
+//   Reproduced exactly: PyTorch's AVX2 kernels with glibc 2.36's libm on a CPU with FMA (glibc
+//   then runs __ieee754_log_fma and __sincos_fma). That is ATEN_CPU_CAPABILITY=avx2 and also
+//   the default on AVX2 and AVX-512 CPUs: 1.13 has no AVX-512 normal_ kernel and runs the AVX2
+//   one (measured: avx512, avx2 and the default give the same bits). Elsewhere the last bits
+//   differ: PyTorch's DEFAULT capability (no AVX2) runs a scalar float loop (logf, sincosf, no
+//   FMA), which changes 38% of float normal_(0, 1) draws on 16 elements or more (54% with mean
+//   0.3, std 2.5), and rounds the double `* std + mean` twice (about 32% of double draws when
+//   mean != 0 or std != 1); another libm may round some double log or sincos differently.
 #pragma once
 
-#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include <static_attention/detail/torch_normal.hpp>
@@ -96,9 +119,7 @@ struct torch_generator {
   }
 
   // torch.rand's double: the low 53 bits of random64() times 2^-53.
-  constexpr double unit_double() noexcept {
-    return static_cast<double>(random64() & 0x1f'ffff'ffff'ffffULL) * 0x1p-53;
-  }
+  constexpr double unit_double() noexcept { return static_cast<double>(random64() & 0x1f'ffff'ffff'ffffULL) * 0x1p-53; }
 
   std::uint32_t state_[state_size]{};
   std::uint32_t next_ = 0;
@@ -124,9 +145,23 @@ constexpr double unit_draw<double>(torch_generator& gen) noexcept {
 }
 
 // Python's `math.sqrt(2.0 / (1 + a ** 2))` with a = math.sqrt(5): kaiming_uniform_'s gain.
+// (torch_normal::sqrt_d is correctly rounded, as math.sqrt and static_attention::sqrt are, and
+// much cheaper to evaluate at compile time.)
 constexpr double linear_weight_gain() noexcept {
-  const double a = static_attention::sqrt(5.0);
-  return static_attention::sqrt(2.0 / (1.0 + a * a));
+  const double a = torch_normal::sqrt_d(5.0);
+  return torch_normal::sqrt_d(2.0 / (1.0 + a * a));
+}
+
+// nn.Linear(fan_in, ...)'s weight bound, in kaiming_uniform_'s order of operations:
+// std = gain / sqrt(fan_in), bound = sqrt(3) * std.
+constexpr double linear_weight_bound(std::size_t fan_in) noexcept {
+  const double std_dev = linear_weight_gain() / torch_normal::sqrt_d(static_cast<double>(fan_in));
+  return torch_normal::sqrt_d(3.0) * std_dev;
+}
+
+// nn.Linear(fan_in, ...)'s bias bound: 1 / sqrt(fan_in).
+constexpr double linear_bias_bound(std::size_t fan_in) noexcept {
+  return 1.0 / torch_normal::sqrt_d(static_cast<double>(fan_in));
 }
 
 }  // namespace detail
@@ -139,10 +174,20 @@ constexpr T uniform(torch_generator& gen, T from, T to) noexcept {
 }
 
 namespace detail {
+
+// uniform(gen, from, to) into out[0..16), in order, as one statement (cheaper to evaluate).
+template <torch_real T, std::size_t... I>
+constexpr void uniform_block(T* out, torch_generator& gen, T from, T to, std::index_sequence<I...>) noexcept {
+  ((out[I] = torch_normal::fused(unit_draw<T>(gen), to - from, from).value), ...);
+}
+
 template <torch_real T, std::size_t Size>
 constexpr void fill_uniform(T (&elems)[Size], torch_generator& gen, T from, T to) noexcept {
-  for (auto& e : elems) e = uniform(gen, from, to);
+  for (std::size_t b = 0; b + 16 <= Size; b += 16)
+    uniform_block(elems + b, gen, from, to, std::make_index_sequence<16>{});
+  for (std::size_t i = Size - Size % 16; i < Size; ++i) elems[i] = uniform(gen, from, to);
 }
+
 }  // namespace detail
 
 /// `torch.empty(R, C).uniform_(from, to)`: R x C draws in row-major order.
@@ -182,9 +227,7 @@ constexpr tensor<T, B, N, D> rand(torch_generator& gen) noexcept {
 /// gain = sqrt(2 / (1 + a^2)). Shape OutFeatures x InFeatures, PyTorch's layout.
 template <torch_real T, std::size_t InFeatures, std::size_t OutFeatures>
 constexpr matrix<T, OutFeatures, InFeatures> linear_weight(torch_generator& gen) noexcept {
-  // The order of operations is kaiming_uniform_'s: std = gain / sqrt(fan_in), bound = sqrt(3) * std.
-  const double std_dev = detail::linear_weight_gain() / static_attention::sqrt(static_cast<double>(InFeatures));
-  const double bound = static_attention::sqrt(3.0) * std_dev;
+  const double bound = detail::linear_weight_bound(InFeatures);
   return uniform<T, OutFeatures, InFeatures>(gen, static_cast<T>(-bound), static_cast<T>(bound));
 }
 
@@ -192,7 +235,7 @@ constexpr matrix<T, OutFeatures, InFeatures> linear_weight(torch_generator& gen)
 /// weight): uniform in +-1 / sqrt(InFeatures), as a 1 x OutFeatures row.
 template <torch_real T, std::size_t InFeatures, std::size_t OutFeatures>
 constexpr matrix<T, 1, OutFeatures> linear_bias(torch_generator& gen) noexcept {
-  const double bound = 1.0 / static_attention::sqrt(static_cast<double>(InFeatures));
+  const double bound = detail::linear_bias_bound(InFeatures);
   return uniform<T, 1, OutFeatures>(gen, static_cast<T>(-bound), static_cast<T>(bound));
 }
 
@@ -242,8 +285,10 @@ constexpr void normal_block(torch_generator& gen, T* block, T mean, T std_dev) n
 ///    rounded to T. PyTorch uses the double mean and std it was called with here; a float
 ///    `mean` or `std_dev` stands for that double exactly only if the value is a float.
 /// Works in place with no copy and constant stack use, so data may be a large static array.
+/// (T is deduced from data alone: normal_fill(gen, p, n, 0, 1) is fine.)
 template <torch_real T>
-constexpr void normal_fill(torch_generator& gen, T* data, std::size_t n, T mean, T std_dev) noexcept {
+constexpr void normal_fill(torch_generator& gen, T* data, std::size_t n, std::type_identity_t<T> mean,
+                           std::type_identity_t<T> std_dev) noexcept {
   if (n < 16) {
     for (std::size_t i = 0; i < n; ++i) {
       data[i] = static_cast<T>(

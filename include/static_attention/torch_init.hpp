@@ -20,8 +20,7 @@ namespace detail {
 // x @ W layout (in x out), then, when given, its bias: the bounds of linear_weight/linear_bias.
 template <torch_real T, std::size_t In, std::size_t Out>
 constexpr void init_linear_xw(matrix<T, In, Out>& weight, matrix<T, 1, Out>* bias, torch_generator& gen) noexcept {
-  const double std_dev = linear_weight_gain() / static_attention::sqrt(static_cast<double>(In));
-  const double bound = static_attention::sqrt(3.0) * std_dev;
+  const double bound = linear_weight_bound(In);
   const auto lo = static_cast<T>(-bound);
   const auto hi = static_cast<T>(bound);
   // Torch's rows (one per output) are drawn a few at a time into a buffer and written as
@@ -37,7 +36,7 @@ constexpr void init_linear_xw(matrix<T, In, Out>& weight, matrix<T, 1, Out>* bia
       for (std::size_t r = 0; r < count; ++r) weight.elems[i * Out + o0 + r] = drawn[r * In + i];
   }
   if (bias != nullptr) {
-    const double bias_bound = 1.0 / static_attention::sqrt(static_cast<double>(In));
+    const double bias_bound = linear_bias_bound(In);
     for (auto& b : bias->elems) b = uniform(gen, static_cast<T>(-bias_bound), static_cast<T>(bias_bound));
   }
 }

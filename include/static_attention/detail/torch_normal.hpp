@@ -8,20 +8,23 @@
 //  * double: normal_fill_16<double> and at::normal_distribution<double>, which call glibc's
 //    log and sincos: glibc 2.36's x86-64 FMA variants (__ieee754_log_fma, Szabolcs Nagy's table
 //    log; __sincos_fma, IBM's Accurate Mathematical Library), again with the FMAs GCC formed,
-//    read from libm.so.6, and glibc's tables, read from its data. log takes positive normal
-//    arguments and sincos |x| < 105414350 (below glibc's multi-precision reduction); Box-Muller
-//    needs (0, 1] and [0, 2 pi).
-//  * Square roots correctly rounded, as the vsqrtps and vsqrtpd instructions are.
+//    read from libm.so.6's machine code, and with glibc's tables (__log_data, __sincostab),
+//    read from its data. log takes positive normal arguments and sincos |x| < 105414350
+//    (below glibc's multi-precision reduction); Box-Muller needs (0, 1] and [0, 2 pi).
+//  * Square roots correctly rounded, as the kernels' vsqrtps and vsqrtpd are.
 //
-// Verified against PyTorch and libm on this machine: every float uniform through the float
-// kernel (2^24 values for each operand, three mean/std pairs); 6e8 logs and 4.5e8 sincos
-// against libm; square roots against the hardware (float: all 2^31 positive floats).
+// Checked on this machine, at run time through both code paths (the constant evaluator's and
+// the run-time one): every float uniform through the float kernel against torch (each of the
+// 2^24 values as u1 and as u2, three mean/std pairs); 4e8 logs and 3e8 sincos against
+// libm.so.6; the float square root on all 2^31 positive floats.
 //
-// Constant-evaluation cost: Clang charges one step per statement evaluated and none per
-// operator, a function call at least two (its body and its return) and a constructor with an
-// empty body one. So the fused multiply-add, evaluated some 15 times per normal, is a class
-// whose constructor computes it in member initialisers; the kernels are one declaration with
-// many declarators and a return; bit casts are __builtin_bit_cast (std::bit_cast is a call).
+// Constant-evaluation cost (a model is initialised inside a static_assert): Clang charges one
+// step per statement evaluated and none per operator, a function call at least two (its body
+// and its return) and a constructor with an empty body one. So the fused multiply-add,
+// evaluated some 15 times per normal, is a class whose constructor computes it in member
+// initialisers; the kernels are one declaration with many declarators and a return; bit casts
+// are __builtin_bit_cast (std::bit_cast is a call). GCC counts operations instead, and
+// charges member reads more than local ones, so the classes keep few members.
 //
 // FMA contraction is off throughout (GCC: optimize pragma; Clang: fp contract pragma for the
 // whole file, which covers member initialisers too), so exactly the FMAs written are fused.
@@ -53,13 +56,14 @@ namespace static_attention::detail::torch_normal {
   return e == 0.0 || (m & 1U) != 0 ? s : __builtin_bit_cast(double, (s > 0.0) == (e > 0.0) ? m + 1 : m - 1);
 }
 
+// fma(a, b, c), rounded once: fused(a, b, c).value, for float and for double.
 template <class F>
 struct fused;
 
-/// fma(a, b, c) in float, rounded once: fused(a, b, c).value. a * b is exact in double
-/// (24 + 24 bits), so sum = RN(a * b + c) is one rounding, and rounding it to float is the
-/// correct result unless it lies exactly halfway between two floats (the first rounding may
-/// have made that tie) or below float's normal range; those rare cases round to odd first.
+/// float: a * b is exact in double (24 + 24 bits), so sum = RN(a * b + c) is one rounding,
+/// and rounding it to float is the correct result unless it lies exactly halfway between two
+/// floats (the first rounding may have made that tie) or below float's normal range; those rare
+/// cases round to odd first.
 template <>
 struct fused<float> {
   double sum;
@@ -73,50 +77,51 @@ struct fused<float> {
                         add_round_to_odd(static_cast<double>(a) * static_cast<double>(b), static_cast<double>(c)))) {}
 };
 
-/// fma(a, b, c) in double, rounded once: fused(a, b, c).value (Boldo and Melquiond, "Emulation
-/// of FMA and correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 2008,
-/// algorithm 5): a * b = p + pe exactly (Dekker's product, Veltkamp's split), c + p = th + tl
-/// exactly (Knuth's TwoSum), then RN(th + RO(tl + pe)), RO by a third TwoSum (s + se).
+/// double (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms
+/// using rounding to odd", IEEE TC 2008, algorithm 5): a * b = p + pe exactly (Dekker's product
+/// on Veltkamp's halves ah + (a - ah), bh + (b - bh)), c + p = th + tl exactly (Knuth's TwoSum),
+/// then RN(th + RO(tl + pe)), the rounding to odd from a third TwoSum, tl + pe = s + se.
 /// Needs |a|, |b| < 2^995 and no underflow in the error terms: true of every use here.
+/// Only values read twice are members (reads of members cost GCC's evaluator more operations
+/// than recomputing a difference); the rest is recomputed.
 template <>
 struct fused<double> {
   static constexpr double splitter = 0x1p27 + 1.0;
-  double ta, ah, al, tb, bh, bl, p, pe, th, tv, tl, s, sv, se;
+  double ah, bh, p, pe, th, tl, s, se;
   double value;
   constexpr fused(double a, double b, double c) noexcept
-      : ta(splitter * a),
-        ah(ta - (ta - a)),
-        al(a - ah),
-        tb(splitter * b),
-        bh(tb - (tb - b)),
-        bl(b - bh),
+      : ah(splitter * a - (splitter * a - a)),
+        bh(splitter * b - (splitter * b - b)),
         p(a * b),
-        pe(((ah * bh - p) + ah * bl + al * bh) + al * bl),
+        pe(((ah * bh - p) + ah * (b - bh) + (a - ah) * bh) + (a - ah) * (b - bh)),
         th(c + p),
-        tv(th - c),
-        tl((c - (th - tv)) + (p - tv)),
+        tl((c - (th - (th - c))) + (p - (th - c))),
         s(tl + pe),
-        sv(s - tl),
-        se((tl - (s - sv)) + (pe - sv)),
-        value(th + (se == 0.0 || (__builtin_bit_cast(std::uint64_t, s) & 1U) != 0
-                        ? s
-                        : __builtin_bit_cast(double, (s > 0.0) == (se > 0.0) ? __builtin_bit_cast(std::uint64_t, s) + 1
-                                                                             : __builtin_bit_cast(std::uint64_t, s) - 1))) {}
+        se((tl - (s - (s - tl))) + (pe - (s - tl))),
+        value(th +
+              (se == 0.0 || (__builtin_bit_cast(std::uint64_t, s) & 1U) != 0
+                   ? s
+                   : __builtin_bit_cast(double, (s > 0.0) == (se > 0.0) ? __builtin_bit_cast(std::uint64_t, s) + 1
+                                                                        : __builtin_bit_cast(std::uint64_t, s) - 1))) {}
 };
 
 template <class F>
 fused(F, F, F) -> fused<F>;
 
 // ---------------------------------------------------------------------------------------------
-// Correctly rounded square roots of x > 0 finite and normal (+-0 is returned as it is)
+// Correctly rounded square roots of x > 0 finite and normal (+-0 is returned as it is): in
+// constant evaluation by Newton's iteration and an exact rounding test, at run time by the
+// sqrtss/sqrtsd instruction (IEEE 754 square roots are correctly rounded: the same bits).
 
 // float: Newton's iteration y <- (y + x / y) / 2 in double from a first guess within 6% (the
 // halved exponent) leaves a relative error below 1e-12 after three steps, so q is the float
 // nearest sqrt(x) or a neighbour of it. The midpoints between q and its neighbours have 25
 // bits: their squares are exact in double and decide the rounding.
 [[nodiscard]] constexpr float sqrt_f(float x) noexcept {
-  const double xd = x == 0.0f ? 1.0 : static_cast<double>(x),  // keeps +-0 out of the arithmetic
-      y0 = __builtin_bit_cast(double, (__builtin_bit_cast(std::uint64_t, xd) >> 1) + 0x1ff8'0000'0000'0000ULL),
+  if (!__builtin_is_constant_evaluated()) return __builtin_sqrtf(x);  // the same, correctly rounded, faster
+  // xd keeps +-0 out of the arithmetic (sqrt(+-0) = +-0 is returned at the end).
+  const double xd = x == 0.0f ? 1.0 : static_cast<double>(x),
+               y0 = __builtin_bit_cast(double, (__builtin_bit_cast(std::uint64_t, xd) >> 1) + 0x1ff8'0000'0000'0000ULL),
                y1 = 0.5 * (y0 + xd / y0), y2 = 0.5 * (y1 + xd / y1), y3 = 0.5 * (y2 + xd / y2),
                q = static_cast<float>(y3),
                up = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, static_cast<float>(y3)) + 1),
@@ -130,17 +135,19 @@ fused(F, F, F) -> fused<F>;
 // r <= -y u (r and y u are multiples of u^2, so the u^2/4 of (y +- u/2)^2 cannot tip the
 // comparison); below a power of two the gap is u/2 and the test is r <= -y u / 2.
 [[nodiscard]] constexpr double sqrt_d(double x) noexcept {
-  const double xs = x == 0.0 ? 1.0 : x,  // keeps +-0 out of the arithmetic
-      y0 = __builtin_bit_cast(double, (__builtin_bit_cast(std::uint64_t, xs) >> 1) + 0x1ff8'0000'0000'0000ULL),
+  if (!__builtin_is_constant_evaluated()) return __builtin_sqrt(x);  // the same, correctly rounded, faster
+  // xs keeps +-0 out of the arithmetic (sqrt(+-0) = +-0 is returned at the end).
+  const double xs = x == 0.0 ? 1.0 : x,
+               y0 = __builtin_bit_cast(double, (__builtin_bit_cast(std::uint64_t, xs) >> 1) + 0x1ff8'0000'0000'0000ULL),
                y1 = 0.5 * (y0 + xs / y0), y2 = 0.5 * (y1 + xs / y1), y3 = 0.5 * (y2 + xs / y2),
                y = 0.5 * (y3 + xs / y3), r = fused(-y, y, xs).value,
-               yu = y * __builtin_bit_cast(double, (__builtin_bit_cast(std::uint64_t, y) & 0x7ff0'0000'0000'0000ULL) -
-                                                       (52ULL << 52)),
+               yu = y * __builtin_bit_cast(
+                            double, (__builtin_bit_cast(std::uint64_t, y) & 0x7ff0'0000'0000'0000ULL) - (52ULL << 52)),
                yu_below = (__builtin_bit_cast(std::uint64_t, y) & 0x000f'ffff'ffff'ffffULL) == 0 ? 0.5 * yu : yu;
-  return x == 0.0                ? x
-         : r > yu          ? __builtin_bit_cast(double, __builtin_bit_cast(std::uint64_t, y) + 1)
-         : r <= -yu_below  ? __builtin_bit_cast(double, __builtin_bit_cast(std::uint64_t, y) - 1)
-                           : y;
+  return x == 0.0         ? x
+         : r > yu         ? __builtin_bit_cast(double, __builtin_bit_cast(std::uint64_t, y) + 1)
+         : r <= -yu_below ? __builtin_bit_cast(double, __builtin_bit_cast(std::uint64_t, y) - 1)
+                          : y;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -166,11 +173,12 @@ inline constexpr float two_pi_f = 0x1.921fb6p+2f;  // _mm256_set1_ps(2.0f * c10:
 // log256_ps, x positive and normal: x = m 2^e with m in [sqrt(1/2), sqrt(2)) and t = m - 1,
 // log(x) = t + t^3 P(t) - t^2/2 + e ln 2 (P by Horner, one FMA per step).
 [[nodiscard]] constexpr float cephes_log(float x) noexcept {
+  // m in [0.5, 1) from x's mantissa; below sqrt(1/2) it is doubled (t = 2m - 1) and e lowered.
   const float m = __builtin_bit_cast(float, (__builtin_bit_cast(std::uint32_t, x) & ~0x7f80'0000U) | 0x3f00'0000U),
               e = (static_cast<float>(static_cast<std::int32_t>(__builtin_bit_cast(std::uint32_t, x) >> 23) - 127) +
                    1.0f) -
-                  (m < sqrt_half_f ? 1.0f : 0.0f),  // m in [0.5, 1); x = m 2^e after the adjustment below
-      t = (m - 1.0f) + (m < sqrt_half_f ? m : 0.0f), z = t * t, y1 = fused(log_p[0], t, log_p[1]).value,
+                  (m < sqrt_half_f ? 1.0f : 0.0f),
+              t = (m - 1.0f) + (m < sqrt_half_f ? m : 0.0f), z = t * t, y1 = fused(log_p[0], t, log_p[1]).value,
               y2 = fused(y1, t, log_p[2]).value, y3 = fused(y2, t, log_p[3]).value, y4 = fused(y3, t, log_p[4]).value,
               y5 = fused(y4, t, log_p[5]).value, y6 = fused(y5, t, log_p[6]).value, y7 = fused(y6, t, log_p[7]).value,
               y8 = fused(y7, t, log_p[8]).value;
@@ -195,10 +203,10 @@ struct sin_cos_f {
               c2 = fused(z, c1, cos_p2).value, c = fused(c2 * z, z, -(z * 0.5f)).value + 1.0f,
               s1 = fused(sin_p0, z, sin_p1).value, s2 = fused(z, s1, sin_p2).value, s = fused(z * s2, r, r).value,
               sin_poly = (j & 2) == 0 ? s + 0.0f : 0.0f + c, cos_poly = (j & 2) == 0 ? 0.0f + c : s + 0.0f;
-  return {__builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, sin_poly) ^ sign ^
-                                        (static_cast<std::uint32_t>(j & 4) << 29)),
-          __builtin_bit_cast(float,
-                             __builtin_bit_cast(std::uint32_t, cos_poly) ^ (static_cast<std::uint32_t>(~(j - 2) & 4) << 29))};
+  return {__builtin_bit_cast(
+              float, __builtin_bit_cast(std::uint32_t, sin_poly) ^ sign ^ (static_cast<std::uint32_t>(j & 4) << 29)),
+          __builtin_bit_cast(
+              float, __builtin_bit_cast(std::uint32_t, cos_poly) ^ (static_cast<std::uint32_t>(~(j - 2) & 4) << 29))};
 }
 
 // One lane pair of normal_fill_16_AVX2, first[0] and first[8]: u1 = 1 - first[0] (in (0, 1]),
@@ -229,7 +237,7 @@ inline constexpr double log_ln2hi = 0x1.62e42fefa3800p-1;  // 42 bits: k * ln2hi
 inline constexpr double log_ln2lo = 0x1.ef35793c76730p-45;
 inline constexpr double log_a[5] = {-0x1.0000000000001p-1, 0x1.555555551305bp-2, -0x1.fffffffeb4590p-3,
                                     0x1.999b324f10111p-3, -0x1.55575e506c89fp-3};
-inline constexpr double log_b[11] = {-0x1.0000000000000p-1, 0x1.5555555555577p-2, -0x1.ffffffffffdcbp-3,
+inline constexpr double log_b[11] = {-0x1.0000000000000p-1, 0x1.5555555555577p-2,  -0x1.ffffffffffdcbp-3,
                                      0x1.999999995dd0cp-3,  -0x1.55555556745a7p-3, 0x1.24924a344de30p-3,
                                      -0x1.fffffa4423d65p-4, 0x1.c7184282ad6cap-4,  -0x1.999eb43b068ffp-4,
                                      0x1.78182f7afd085p-4,  -0x1.5521375d145cdp-4};
@@ -350,147 +358,84 @@ inline constexpr sincos_entry sincos_table[110] = {
 
 // __log_data's invc and logc for the 128 subintervals.
 inline constexpr log_entry log_table[128] = {
-    {0x1.734f0c3e0de9fp+0, -0x1.7cc7f79e69000p-2},
-    {0x1.713786a2ce91fp+0, -0x1.76feec20d0000p-2},
-    {0x1.6f26008fab5a0p+0, -0x1.713e31351e000p-2},
-    {0x1.6d1a61f138c7dp+0, -0x1.6b85b38287800p-2},
-    {0x1.6b1490bc5b4d1p+0, -0x1.65d5590807800p-2},
-    {0x1.69147332f0cbap+0, -0x1.602d076180000p-2},
-    {0x1.6719f18224223p+0, -0x1.5a8ca86909000p-2},
-    {0x1.6524f99a51ed9p+0, -0x1.54f4356035000p-2},
-    {0x1.63356aa8f24c4p+0, -0x1.4f637c36b4000p-2},
-    {0x1.614b36b9ddc14p+0, -0x1.49da7fda85000p-2},
-    {0x1.5f66452c65c4cp+0, -0x1.445923989a800p-2},
-    {0x1.5d867b5912c4fp+0, -0x1.3edf439b0b800p-2},
-    {0x1.5babccb5b90dep+0, -0x1.396ce448f7000p-2},
-    {0x1.59d61f2d91a78p+0, -0x1.3401e17bda000p-2},
-    {0x1.5805612465687p+0, -0x1.2e9e2ef468000p-2},
-    {0x1.56397cee76bd3p+0, -0x1.2941b3830e000p-2},
-    {0x1.54725e2a77f93p+0, -0x1.23ec58cda8800p-2},
-    {0x1.52aff42064583p+0, -0x1.1e9e129279000p-2},
-    {0x1.50f22dbb2bddfp+0, -0x1.1956d2b48f800p-2},
-    {0x1.4f38f4734ded7p+0, -0x1.141679ab9f800p-2},
-    {0x1.4d843cfde2840p+0, -0x1.0edd094ef9800p-2},
-    {0x1.4bd3ec078a3c8p+0, -0x1.09aa518db1000p-2},
-    {0x1.4a27fc3e0258ap+0, -0x1.047e65263b800p-2},
-    {0x1.4880524d48434p+0, -0x1.feb224586f000p-3},
-    {0x1.46dce1b192d0bp+0, -0x1.f474a7517b000p-3},
-    {0x1.453d9d3391854p+0, -0x1.ea4443d103000p-3},
-    {0x1.43a2744b4845ap+0, -0x1.e020d44e9b000p-3},
-    {0x1.420b54115f8fbp+0, -0x1.d60a22977f000p-3},
-    {0x1.40782da3ef4b1p+0, -0x1.cc00104959000p-3},
-    {0x1.3ee8f5d57fe8fp+0, -0x1.c202956891000p-3},
-    {0x1.3d5d9a00b4ce9p+0, -0x1.b81178d811000p-3},
-    {0x1.3bd60c010c12bp+0, -0x1.ae2c9ccd3d000p-3},
-    {0x1.3a5242b75dab8p+0, -0x1.a45402e129000p-3},
-    {0x1.38d22cd9fd002p+0, -0x1.9a877681df000p-3},
-    {0x1.3755bc5847a1cp+0, -0x1.90c6d69483000p-3},
-    {0x1.35dce49ad36e2p+0, -0x1.87120a645c000p-3},
-    {0x1.34679984dd440p+0, -0x1.7d68fb4143000p-3},
-    {0x1.32f5cceffcb24p+0, -0x1.73cb83c627000p-3},
-    {0x1.3187775a10d49p+0, -0x1.6a39a9b376000p-3},
-    {0x1.301c8373e3990p+0, -0x1.60b3154b7a000p-3},
-    {0x1.2eb4ebb95f841p+0, -0x1.5737d76243000p-3},
-    {0x1.2d50a0219a9d1p+0, -0x1.4dc7b8fc23000p-3},
-    {0x1.2bef9a8b7fd2ap+0, -0x1.4462c51d20000p-3},
-    {0x1.2a91c7a0c1babp+0, -0x1.3b08abc830000p-3},
-    {0x1.293726014b530p+0, -0x1.31b996b490000p-3},
-    {0x1.27dfa5757a1f5p+0, -0x1.2875490a44000p-3},
-    {0x1.268b39b1d3bbfp+0, -0x1.1f3b9f879a000p-3},
-    {0x1.2539d838ff5bdp+0, -0x1.160c8252ca000p-3},
-    {0x1.23eb7aac9083bp+0, -0x1.0ce7f57f72000p-3},
-    {0x1.22a012ba940b6p+0, -0x1.03cdc49fea000p-3},
-    {0x1.2157996cc4132p+0, -0x1.f57bdbc4b8000p-4},
-    {0x1.201201dd2fc9bp+0, -0x1.e370896404000p-4},
-    {0x1.1ecf4494d480bp+0, -0x1.d17983ef94000p-4},
-    {0x1.1d8f5528f6569p+0, -0x1.bf9674ed8a000p-4},
-    {0x1.1c52311577e7cp+0, -0x1.adc79202f6000p-4},
-    {0x1.1b17c74cb26e9p+0, -0x1.9c0c3e7288000p-4},
-    {0x1.19e010c2c1ab6p+0, -0x1.8a646b372c000p-4},
-    {0x1.18ab07bb670bdp+0, -0x1.78d01b3ac0000p-4},
-    {0x1.1778a25efbcb6p+0, -0x1.674f145380000p-4},
-    {0x1.1648d354c31dap+0, -0x1.55e0e6d878000p-4},
-    {0x1.151b990275fddp+0, -0x1.4485cdea1e000p-4},
-    {0x1.13f0ea432d24cp+0, -0x1.333d94d6aa000p-4},
-    {0x1.12c8b7210f9dap+0, -0x1.22079f8c56000p-4},
-    {0x1.11a3028ecb531p+0, -0x1.10e4698622000p-4},
-    {0x1.107fbda8434afp+0, -0x1.ffa6c6ad20000p-5},
-    {0x1.0f5ee0f4e6bb3p+0, -0x1.dda8d4a774000p-5},
-    {0x1.0e4065d2a9fcep+0, -0x1.bbcece4850000p-5},
-    {0x1.0d244632ca521p+0, -0x1.9a1894012c000p-5},
-    {0x1.0c0a77ce2981ap+0, -0x1.788583302c000p-5},
-    {0x1.0af2f83c636d1p+0, -0x1.5715e67d68000p-5},
-    {0x1.09ddb98a01339p+0, -0x1.35c8a49658000p-5},
-    {0x1.08cabaf52e7dfp+0, -0x1.149e364154000p-5},
-    {0x1.07b9f2f4e28fbp+0, -0x1.e72c082eb8000p-6},
-    {0x1.06ab58c358f19p+0, -0x1.a55f152528000p-6},
-    {0x1.059eea5ecf92cp+0, -0x1.63d62cf818000p-6},
-    {0x1.04949cdd12c90p+0, -0x1.228fb8caa0000p-6},
-    {0x1.038c6c6f0ada9p+0, -0x1.c317b20f90000p-7},
-    {0x1.02865137932a9p+0, -0x1.419355daa0000p-7},
-    {0x1.0182427ea7348p+0, -0x1.81203c2ec0000p-8},
-    {0x1.008040614b195p+0, -0x1.0040979240000p-9},
-    {0x1.fe01ff726fa1ap-1, 0x1.feff384900000p-9},
-    {0x1.fa11cc261ea74p-1, 0x1.7dc41353d0000p-7},
-    {0x1.f6310b081992ep-1, 0x1.3cea3c4c28000p-6},
-    {0x1.f25f63ceeadcdp-1, 0x1.b9fc114890000p-6},
-    {0x1.ee9c8039113e7p-1, 0x1.1b0d8ce110000p-5},
-    {0x1.eae8078cbb1abp-1, 0x1.58a5bd001c000p-5},
-    {0x1.e741aa29d0c9bp-1, 0x1.95c8340d88000p-5},
-    {0x1.e3a91830a99b5p-1, 0x1.d276aef578000p-5},
-    {0x1.e01e009609a56p-1, 0x1.07598e598c000p-4},
-    {0x1.dca01e577bb98p-1, 0x1.253f5e30d2000p-4},
-    {0x1.d92f20b7c9103p-1, 0x1.42edd8b380000p-4},
-    {0x1.d5cac66fb5ccep-1, 0x1.606598757c000p-4},
-    {0x1.d272caa5ede9dp-1, 0x1.7da76356a0000p-4},
-    {0x1.cf26e3e6b2ccdp-1, 0x1.9ab434e1c6000p-4},
-    {0x1.cbe6da2a77902p-1, 0x1.b78c7bb0d6000p-4},
-    {0x1.c8b266d37086dp-1, 0x1.d431332e72000p-4},
-    {0x1.c5894bd5d5804p-1, 0x1.f0a3171de6000p-4},
-    {0x1.c26b533bb9f8cp-1, 0x1.067152b914000p-3},
-    {0x1.bf583eeece73fp-1, 0x1.147858292b000p-3},
-    {0x1.bc4fd75db96c1p-1, 0x1.2266ecdca3000p-3},
-    {0x1.b951e0c864a28p-1, 0x1.303d7a6c55000p-3},
-    {0x1.b65e2c5ef3e2cp-1, 0x1.3dfc33c331000p-3},
-    {0x1.b374867c9888bp-1, 0x1.4ba366b7a8000p-3},
-    {0x1.b094b211d304ap-1, 0x1.5933928d1f000p-3},
-    {0x1.adbe885f2ef7ep-1, 0x1.66acd2418f000p-3},
-    {0x1.aaf1d31603da2p-1, 0x1.740f8ec669000p-3},
-    {0x1.a82e63fd358a7p-1, 0x1.815c0f51af000p-3},
-    {0x1.a5740ef09738bp-1, 0x1.8e92954f68000p-3},
-    {0x1.a2c2a90ab4b27p-1, 0x1.9bb3602f84000p-3},
-    {0x1.a01a01393f2d1p-1, 0x1.a8bed1c2c0000p-3},
-    {0x1.9d79f24db3c1bp-1, 0x1.b5b515c01d000p-3},
-    {0x1.9ae2505c7b190p-1, 0x1.c2967ccbcc000p-3},
-    {0x1.9852ef297ce2fp-1, 0x1.cf635d5486000p-3},
-    {0x1.95cbaeea44b75p-1, 0x1.dc1bd3446c000p-3},
-    {0x1.934c69de74838p-1, 0x1.e8c01b8cfe000p-3},
-    {0x1.90d4f2f6752e6p-1, 0x1.f5509c0179000p-3},
-    {0x1.8e6528effd79dp-1, 0x1.00e6c121fb800p-2},
-    {0x1.8bfce9fcc007cp-1, 0x1.071b80e93d000p-2},
-    {0x1.899c0dabec30ep-1, 0x1.0d46b9e867000p-2},
-    {0x1.87427aa2317fbp-1, 0x1.13687334bd000p-2},
-    {0x1.84f00acb39a08p-1, 0x1.1980d67234800p-2},
-    {0x1.82a49e8653e55p-1, 0x1.1f8ffe0cc8000p-2},
-    {0x1.8060195f40260p-1, 0x1.2595fd7636800p-2},
-    {0x1.7e22563e0a329p-1, 0x1.2b9300914a800p-2},
-    {0x1.7beb377dcb5adp-1, 0x1.3187210436000p-2},
-    {0x1.79baa679725c2p-1, 0x1.377266dec1800p-2},
-    {0x1.77907f2170657p-1, 0x1.3d54ffbaf3000p-2},
-    {0x1.756cadbd6130cp-1, 0x1.432eee32fe000p-2},
+    {0x1.734f0c3e0de9fp+0, -0x1.7cc7f79e69000p-2}, {0x1.713786a2ce91fp+0, -0x1.76feec20d0000p-2},
+    {0x1.6f26008fab5a0p+0, -0x1.713e31351e000p-2}, {0x1.6d1a61f138c7dp+0, -0x1.6b85b38287800p-2},
+    {0x1.6b1490bc5b4d1p+0, -0x1.65d5590807800p-2}, {0x1.69147332f0cbap+0, -0x1.602d076180000p-2},
+    {0x1.6719f18224223p+0, -0x1.5a8ca86909000p-2}, {0x1.6524f99a51ed9p+0, -0x1.54f4356035000p-2},
+    {0x1.63356aa8f24c4p+0, -0x1.4f637c36b4000p-2}, {0x1.614b36b9ddc14p+0, -0x1.49da7fda85000p-2},
+    {0x1.5f66452c65c4cp+0, -0x1.445923989a800p-2}, {0x1.5d867b5912c4fp+0, -0x1.3edf439b0b800p-2},
+    {0x1.5babccb5b90dep+0, -0x1.396ce448f7000p-2}, {0x1.59d61f2d91a78p+0, -0x1.3401e17bda000p-2},
+    {0x1.5805612465687p+0, -0x1.2e9e2ef468000p-2}, {0x1.56397cee76bd3p+0, -0x1.2941b3830e000p-2},
+    {0x1.54725e2a77f93p+0, -0x1.23ec58cda8800p-2}, {0x1.52aff42064583p+0, -0x1.1e9e129279000p-2},
+    {0x1.50f22dbb2bddfp+0, -0x1.1956d2b48f800p-2}, {0x1.4f38f4734ded7p+0, -0x1.141679ab9f800p-2},
+    {0x1.4d843cfde2840p+0, -0x1.0edd094ef9800p-2}, {0x1.4bd3ec078a3c8p+0, -0x1.09aa518db1000p-2},
+    {0x1.4a27fc3e0258ap+0, -0x1.047e65263b800p-2}, {0x1.4880524d48434p+0, -0x1.feb224586f000p-3},
+    {0x1.46dce1b192d0bp+0, -0x1.f474a7517b000p-3}, {0x1.453d9d3391854p+0, -0x1.ea4443d103000p-3},
+    {0x1.43a2744b4845ap+0, -0x1.e020d44e9b000p-3}, {0x1.420b54115f8fbp+0, -0x1.d60a22977f000p-3},
+    {0x1.40782da3ef4b1p+0, -0x1.cc00104959000p-3}, {0x1.3ee8f5d57fe8fp+0, -0x1.c202956891000p-3},
+    {0x1.3d5d9a00b4ce9p+0, -0x1.b81178d811000p-3}, {0x1.3bd60c010c12bp+0, -0x1.ae2c9ccd3d000p-3},
+    {0x1.3a5242b75dab8p+0, -0x1.a45402e129000p-3}, {0x1.38d22cd9fd002p+0, -0x1.9a877681df000p-3},
+    {0x1.3755bc5847a1cp+0, -0x1.90c6d69483000p-3}, {0x1.35dce49ad36e2p+0, -0x1.87120a645c000p-3},
+    {0x1.34679984dd440p+0, -0x1.7d68fb4143000p-3}, {0x1.32f5cceffcb24p+0, -0x1.73cb83c627000p-3},
+    {0x1.3187775a10d49p+0, -0x1.6a39a9b376000p-3}, {0x1.301c8373e3990p+0, -0x1.60b3154b7a000p-3},
+    {0x1.2eb4ebb95f841p+0, -0x1.5737d76243000p-3}, {0x1.2d50a0219a9d1p+0, -0x1.4dc7b8fc23000p-3},
+    {0x1.2bef9a8b7fd2ap+0, -0x1.4462c51d20000p-3}, {0x1.2a91c7a0c1babp+0, -0x1.3b08abc830000p-3},
+    {0x1.293726014b530p+0, -0x1.31b996b490000p-3}, {0x1.27dfa5757a1f5p+0, -0x1.2875490a44000p-3},
+    {0x1.268b39b1d3bbfp+0, -0x1.1f3b9f879a000p-3}, {0x1.2539d838ff5bdp+0, -0x1.160c8252ca000p-3},
+    {0x1.23eb7aac9083bp+0, -0x1.0ce7f57f72000p-3}, {0x1.22a012ba940b6p+0, -0x1.03cdc49fea000p-3},
+    {0x1.2157996cc4132p+0, -0x1.f57bdbc4b8000p-4}, {0x1.201201dd2fc9bp+0, -0x1.e370896404000p-4},
+    {0x1.1ecf4494d480bp+0, -0x1.d17983ef94000p-4}, {0x1.1d8f5528f6569p+0, -0x1.bf9674ed8a000p-4},
+    {0x1.1c52311577e7cp+0, -0x1.adc79202f6000p-4}, {0x1.1b17c74cb26e9p+0, -0x1.9c0c3e7288000p-4},
+    {0x1.19e010c2c1ab6p+0, -0x1.8a646b372c000p-4}, {0x1.18ab07bb670bdp+0, -0x1.78d01b3ac0000p-4},
+    {0x1.1778a25efbcb6p+0, -0x1.674f145380000p-4}, {0x1.1648d354c31dap+0, -0x1.55e0e6d878000p-4},
+    {0x1.151b990275fddp+0, -0x1.4485cdea1e000p-4}, {0x1.13f0ea432d24cp+0, -0x1.333d94d6aa000p-4},
+    {0x1.12c8b7210f9dap+0, -0x1.22079f8c56000p-4}, {0x1.11a3028ecb531p+0, -0x1.10e4698622000p-4},
+    {0x1.107fbda8434afp+0, -0x1.ffa6c6ad20000p-5}, {0x1.0f5ee0f4e6bb3p+0, -0x1.dda8d4a774000p-5},
+    {0x1.0e4065d2a9fcep+0, -0x1.bbcece4850000p-5}, {0x1.0d244632ca521p+0, -0x1.9a1894012c000p-5},
+    {0x1.0c0a77ce2981ap+0, -0x1.788583302c000p-5}, {0x1.0af2f83c636d1p+0, -0x1.5715e67d68000p-5},
+    {0x1.09ddb98a01339p+0, -0x1.35c8a49658000p-5}, {0x1.08cabaf52e7dfp+0, -0x1.149e364154000p-5},
+    {0x1.07b9f2f4e28fbp+0, -0x1.e72c082eb8000p-6}, {0x1.06ab58c358f19p+0, -0x1.a55f152528000p-6},
+    {0x1.059eea5ecf92cp+0, -0x1.63d62cf818000p-6}, {0x1.04949cdd12c90p+0, -0x1.228fb8caa0000p-6},
+    {0x1.038c6c6f0ada9p+0, -0x1.c317b20f90000p-7}, {0x1.02865137932a9p+0, -0x1.419355daa0000p-7},
+    {0x1.0182427ea7348p+0, -0x1.81203c2ec0000p-8}, {0x1.008040614b195p+0, -0x1.0040979240000p-9},
+    {0x1.fe01ff726fa1ap-1, 0x1.feff384900000p-9},  {0x1.fa11cc261ea74p-1, 0x1.7dc41353d0000p-7},
+    {0x1.f6310b081992ep-1, 0x1.3cea3c4c28000p-6},  {0x1.f25f63ceeadcdp-1, 0x1.b9fc114890000p-6},
+    {0x1.ee9c8039113e7p-1, 0x1.1b0d8ce110000p-5},  {0x1.eae8078cbb1abp-1, 0x1.58a5bd001c000p-5},
+    {0x1.e741aa29d0c9bp-1, 0x1.95c8340d88000p-5},  {0x1.e3a91830a99b5p-1, 0x1.d276aef578000p-5},
+    {0x1.e01e009609a56p-1, 0x1.07598e598c000p-4},  {0x1.dca01e577bb98p-1, 0x1.253f5e30d2000p-4},
+    {0x1.d92f20b7c9103p-1, 0x1.42edd8b380000p-4},  {0x1.d5cac66fb5ccep-1, 0x1.606598757c000p-4},
+    {0x1.d272caa5ede9dp-1, 0x1.7da76356a0000p-4},  {0x1.cf26e3e6b2ccdp-1, 0x1.9ab434e1c6000p-4},
+    {0x1.cbe6da2a77902p-1, 0x1.b78c7bb0d6000p-4},  {0x1.c8b266d37086dp-1, 0x1.d431332e72000p-4},
+    {0x1.c5894bd5d5804p-1, 0x1.f0a3171de6000p-4},  {0x1.c26b533bb9f8cp-1, 0x1.067152b914000p-3},
+    {0x1.bf583eeece73fp-1, 0x1.147858292b000p-3},  {0x1.bc4fd75db96c1p-1, 0x1.2266ecdca3000p-3},
+    {0x1.b951e0c864a28p-1, 0x1.303d7a6c55000p-3},  {0x1.b65e2c5ef3e2cp-1, 0x1.3dfc33c331000p-3},
+    {0x1.b374867c9888bp-1, 0x1.4ba366b7a8000p-3},  {0x1.b094b211d304ap-1, 0x1.5933928d1f000p-3},
+    {0x1.adbe885f2ef7ep-1, 0x1.66acd2418f000p-3},  {0x1.aaf1d31603da2p-1, 0x1.740f8ec669000p-3},
+    {0x1.a82e63fd358a7p-1, 0x1.815c0f51af000p-3},  {0x1.a5740ef09738bp-1, 0x1.8e92954f68000p-3},
+    {0x1.a2c2a90ab4b27p-1, 0x1.9bb3602f84000p-3},  {0x1.a01a01393f2d1p-1, 0x1.a8bed1c2c0000p-3},
+    {0x1.9d79f24db3c1bp-1, 0x1.b5b515c01d000p-3},  {0x1.9ae2505c7b190p-1, 0x1.c2967ccbcc000p-3},
+    {0x1.9852ef297ce2fp-1, 0x1.cf635d5486000p-3},  {0x1.95cbaeea44b75p-1, 0x1.dc1bd3446c000p-3},
+    {0x1.934c69de74838p-1, 0x1.e8c01b8cfe000p-3},  {0x1.90d4f2f6752e6p-1, 0x1.f5509c0179000p-3},
+    {0x1.8e6528effd79dp-1, 0x1.00e6c121fb800p-2},  {0x1.8bfce9fcc007cp-1, 0x1.071b80e93d000p-2},
+    {0x1.899c0dabec30ep-1, 0x1.0d46b9e867000p-2},  {0x1.87427aa2317fbp-1, 0x1.13687334bd000p-2},
+    {0x1.84f00acb39a08p-1, 0x1.1980d67234800p-2},  {0x1.82a49e8653e55p-1, 0x1.1f8ffe0cc8000p-2},
+    {0x1.8060195f40260p-1, 0x1.2595fd7636800p-2},  {0x1.7e22563e0a329p-1, 0x1.2b9300914a800p-2},
+    {0x1.7beb377dcb5adp-1, 0x1.3187210436000p-2},  {0x1.79baa679725c2p-1, 0x1.377266dec1800p-2},
+    {0x1.77907f2170657p-1, 0x1.3d54ffbaf3000p-2},  {0x1.756cadbd6130cp-1, 0x1.432eee32fe000p-2},
 };
 
 // The FMA build of glibc's log, x positive, normal and finite. Near 1 (x in
 // [1 - 2^-4, 1 + 0x1.09p-4)): r = x - 1 and a polynomial, with r^2/2 split exactly through
-// rhi (r rounded to 26 bits); elsewhere x = 2^k z, log(x) = k ln 2 + log(c) + log1p(z/c - 1).
+// rhi (r rounded to 26 bits, so rhi^2/2 is exact); elsewhere x = 2^k z with z near the centre
+// c of one of 128 subintervals, log(x) = k ln 2 + log(c) + log(1 + r), r = z/c - 1 by one fma.
 [[nodiscard]] constexpr double glibc_log_near_one(double x) noexcept {
   const double r = x - 1.0, r2 = r * r, r3 = r * r2, q1 = fused(r, log_b[2], log_b[1]).value,
                q4 = fused(r, log_b[5], log_b[4]).value, q7 = fused(r, log_b[8], log_b[7]).value,
                q3 = fused(r2, log_b[3], q1).value, q6 = fused(r2, log_b[6], q4).value,
                q9 = fused(r2, log_b[9], q7).value, q10 = fused(r3, log_b[10], q9).value,
                q = fused(fused(q10, r3, q6).value, r3, q3).value, w = r * 0x1p27, rhi = r + w - w, rlo = r - rhi,
-               half_sq = rhi * rhi * log_b[0],  // exact
-      hi = r + half_sq, lo = (r - hi) + half_sq, lo2 = fused(log_b[0] * rlo, rhi + r, lo).value;
+               half_sq = rhi * rhi * log_b[0], hi = r + half_sq, lo = (r - hi) + half_sq,
+               lo2 = fused(log_b[0] * rlo, rhi + r, lo).value;
   return x == 1.0 ? 0.0 : hi + fused(r3, q, lo2).value;
 }
 
@@ -512,9 +457,8 @@ inline constexpr log_entry log_table[128] = {
 }
 
 // usncs.h's and s_sin.c's constants.
-inline constexpr double sin_s1 = -0x1.5555555555555p-3, sin_s2 = 0x1.1111111110ecep-7,
-                        sin_s3 = -0x1.a01a019db08b8p-13, sin_s4 = 0x1.71de27b9a7ed9p-19,
-                        sin_s5 = -0x1.addffc2fcdf59p-26;
+inline constexpr double sin_s1 = -0x1.5555555555555p-3, sin_s2 = 0x1.1111111110ecep-7, sin_s3 = -0x1.a01a019db08b8p-13,
+                        sin_s4 = 0x1.71de27b9a7ed9p-19, sin_s5 = -0x1.addffc2fcdf59p-26;
 inline constexpr double sn3 = -0x1.5555555555515p-3, sn5 = 0x1.11110e829872fp-7;
 inline constexpr double cs2 = 0.5, cs4 = -0x1.5555555555535p-5, cs6 = 0x1.6c16bedd9e239p-10;
 inline constexpr double big = 0x1.8p45;  // big + |x| rounds |x| to a multiple of 1/128
@@ -532,8 +476,7 @@ struct sin_cos_d {
 // sin(x + dx) for |x| < 0.126: Taylor, x + x^3 P(x^2) + (1 - x^2/2) dx.
 [[nodiscard]] constexpr double sin_taylor(double x, double dx) noexcept {
   const double xx = x * x, p4 = fused(sin_s5, xx, sin_s4).value, p3 = fused(p4, xx, sin_s3).value,
-               p2 = fused(p3, xx, sin_s2).value, p1 = fused(p2, xx, sin_s1).value,
-               t = fused(p1, x, -(0.5 * dx)).value;
+               p2 = fused(p3, xx, sin_s2).value, p1 = fused(p2, xx, sin_s1).value, t = fused(p1, x, -(0.5 * dx)).value;
   return x + fused(t, xx, dx).value;
 }
 
@@ -570,23 +513,25 @@ struct sin_cos_d {
   return {x < 0.0 ? -c : c, do_sin(a, da)};
 }
 
-// 2.426265 <= |x| < 105414350: x = n pi/2 + a + da (reduce_sincos), then the quadrant.
+// 2.426265 <= |x| < 105414350: x = n pi/2 + a + da (reduce_sincos), then by quadrant n mod 4:
+// a + da negated for n = 1 or 2, sin and cos swapped for odd n, the cosine negated for n = 2, 3.
 [[nodiscard]] constexpr sin_cos_d sincos_reduced(double x) noexcept {
   const double t = fused(x, hpinv, toint).value, xn = t - toint, y = (x - xn * mp1) - xn * mp2, t2 = y - xn * pp3,
-               b = fused(-xn, pp4, t2).value, db = ((y - t2) - xn * pp3) + fused(-xn, pp4, t2 - b).value,
-               a = (__builtin_bit_cast(std::uint64_t, t) + 1) % 4 < 2 ? b : -b,  // n = 1 or 2: negate
-      da = (__builtin_bit_cast(std::uint64_t, t) + 1) % 4 < 2 ? db : -db, s = do_sin(a, da), c = do_cos(a, da),
-               c2 = (__builtin_bit_cast(std::uint64_t, t) & 2U) != 0 ? -c : c;
-  return (__builtin_bit_cast(std::uint64_t, t) & 1U) != 0 ? sin_cos_d{c2, s} : sin_cos_d{s, c2};
+               b = fused(-xn, pp4, t2).value, db = ((y - t2) - xn * pp3) + fused(-xn, pp4, t2 - b).value;
+  const std::uint64_t n = __builtin_bit_cast(std::uint64_t, t) & 3U;
+  const double a = n == 1 || n == 2 ? -b : b, da = n == 1 || n == 2 ? -db : db, s = do_sin(a, da), c = do_cos(a, da),
+               c2 = (n & 2U) != 0 ? -c : c;
+  return (n & 1U) != 0 ? sin_cos_d{c2, s} : sin_cos_d{s, c2};
 }
 
-// glibc's sincos for |x| < 105414350.
+// glibc's sincos for |x| < 105414350, by the high word of |x|: below 2^-27 sin = x and cos = 1;
+// below 0.855469 directly; below 2.426265 from pi/2 - |x|; above, after reduction.
 [[nodiscard]] constexpr sin_cos_d glibc_sincos(double x) noexcept {
-  return ((__builtin_bit_cast(std::uint64_t, x) >> 32) & 0x7fff'ffffU) < 0x3e40'0000U ? sin_cos_d{x, 1.0}
-         : ((__builtin_bit_cast(std::uint64_t, x) >> 32) & 0x7fff'ffffU) < 0x3feb'6000U
-             ? sin_cos_d{do_sin(x, 0.0), do_cos(x, 0.0)}
-         : ((__builtin_bit_cast(std::uint64_t, x) >> 32) & 0x7fff'ffffU) < 0x4003'68fdU ? sincos_mid(x)
-                                                                                        : sincos_reduced(x);
+  const std::uint64_t k = (__builtin_bit_cast(std::uint64_t, x) >> 32) & 0x7fff'ffffU;
+  return k < 0x3e40'0000U   ? sin_cos_d{x, 1.0}
+         : k < 0x3feb'6000U ? sin_cos_d{do_sin(x, 0.0), do_cos(x, 0.0)}
+         : k < 0x4003'68fdU ? sincos_mid(x)
+                            : sincos_reduced(x);
 }
 
 // One element pair of normal_fill_16<double>, first[0] and first[8]: u1 = 1 - first[0],
