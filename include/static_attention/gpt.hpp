@@ -87,7 +87,7 @@ constexpr std::size_t argmax(const matrix<T, 1, C>& row) noexcept {
 /// way: one kv_cache of Capacity tokens per block, and the activations of one chunk of up to
 /// `chunk` tokens (a prompt runs through in chunks). The caller owns it, so a forward pass or
 /// decode step needs no heap and little stack. Default-constructible and large for big models
-/// (GPT-2 124M at Capacity 1024: 72 MiB of caches and 0.4 MiB of activations), so make it
+/// (GPT-2 124M at Capacity 1024: 72 MiB of caches and 3 MiB of activations), so make it
 /// `static`, put it on the heap, place it in a memory section of your choice, or, for a small
 /// model, make it a local of a constexpr function. Capacity <= context_length.
 template <class T, gpt_config Cfg, std::size_t Capacity>
@@ -96,8 +96,9 @@ struct gpt_workspace {
                 "gpt_workspace<T, Cfg, Capacity> requires 0 < Capacity <= context_length");
   /// The most tokens it holds.
   static constexpr std::size_t capacity = Capacity;
-  /// Tokens per chunk of a prefill.
-  static constexpr std::size_t chunk = Capacity < 16 ? Capacity : 16;
+  /// Tokens per chunk of a prefill: enough rows for the matrix kernels to reuse each weight
+  /// (a chunk reads every weight once), few enough to keep the buffers small.
+  static constexpr std::size_t chunk = Capacity < 128 ? Capacity : 128;
   /// Block i's keys and values.
   std::array<kv_cache<T, Capacity, Cfg.emb_dim>, Cfg.n_layers> caches{};
   /// The residual stream of the chunk's tokens.
