@@ -4,15 +4,25 @@
 //   embed_weights --namespace my_model::weights --output weights.hpp w_query.npy w_key.npy ...
 //
 // writes, for each file, a variable named after the file's stem whose type states the shape:
-//   inline constexpr static_attention::matrix<float, 3, 2> w_query{{0x1.8p+0f, ...}, ...};
+//   inline constexpr ::static_attention::matrix<float, 3, 2> w_query{{0x1.8p+0f, ...}, ...};
 // 1-D (C,) -> matrix<T, 1, C> (as npy.hpp loads it), 2-D (R, C) -> matrix<T, R, C>,
 // 3-D (B, N, D) -> tensor<T, B, N, D>; '<f4' -> float, '<f8' -> double. Values are hex-float
 // literals, bit-exact; infinities and NaNs (with their payloads) are spelled with std::bit_cast.
-// Weights of more than 256 rows (or batch items) are copied from a flat array by a constexpr
-// lambda instead; beyond about a million elements, raise the compiler's constexpr limits
-// (static_attention_raise_constexpr_limits).
+// Every name the header uses is fully qualified (::static_attention::, ::std::), so any namespace
+// works, even one with a component named static_attention or std.
+//
+// Weights of more than 256 rows (or batch items), or more than 16384 elements, are written as one
+// flat ::std::array that ::std::bit_cast turns into the matrix: no braced rows (Clang limits a
+// pack to 256 of them) and no loop, so neither GCC's -fconstexpr-loop-limit (262144 iterations)
+// nor Clang's -fconstexpr-steps (1048576) applies. What limits the size then is the compiler's
+// memory and time: a 1000 x 1000 float weight (a 16 MB header) compiles in about 1.5 s and
+// 0.5 GB with GCC 12 and Clang 16; no constexpr limit needs raising.
 // Usually run by the CMake function static_attention_embed_weights (cmake/StaticAttentionEmbed.cmake).
+//
+// Compiled with SA_EMBED_WEIGHTS_NO_MAIN, this file is a library of the tool's steps, for the
+// fuzz target tests/fuzz/embed_fuzz.cpp.
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -28,7 +38,7 @@
 
 namespace sa = static_attention;
 
-namespace {
+namespace embed_weights {
 
 constexpr std::string_view usage =
     "usage: embed_weights --namespace <ns>[::<ns>...] --output <header.hpp> <file.npy>...\n"
@@ -66,10 +76,19 @@ bool is_identifier(std::string_view s) {
   return !is_keyword(s);
 }
 
+// A namespace the header may open: identifiers joined by "::". Its first component is declared
+// at global scope, where a leading underscore is reserved too, and where std, std followed by
+// digits and posix are reserved to the standard library.
 bool is_namespace(std::string_view ns) {
   for (std::size_t start = 0;;) {
     const std::size_t end = ns.find("::", start);
-    if (!is_identifier(ns.substr(start, end == std::string_view::npos ? end : end - start))) return false;
+    const std::string_view part = ns.substr(start, end == std::string_view::npos ? end : end - start);
+    if (!is_identifier(part)) return false;
+    if (start == 0) {
+      const bool std_digits =
+          part.starts_with("std") && part.find_first_not_of("0123456789", 3) == std::string_view::npos;
+      if (part[0] == '_' || std_digits || part == "posix") return false;
+    }
     if (end == std::string_view::npos) return true;
     start = end + 2;
   }
@@ -79,7 +98,7 @@ bool is_namespace(std::string_view ns) {
 std::string literal(float x) {
   if (x - x != 0.0f) {  // infinity or NaN: no literal, so spell the bits
     char buf[64];
-    std::snprintf(buf, sizeof buf, "std::bit_cast<float>(std::uint32_t{0x%08xu})",
+    std::snprintf(buf, sizeof buf, "::std::bit_cast<float>(::std::uint32_t{0x%08xu})",
                   static_cast<unsigned>(std::bit_cast<std::uint32_t>(x)));
     return buf;
   }
@@ -91,7 +110,7 @@ std::string literal(float x) {
 std::string literal(double x) {
   if (x - x != 0.0) {
     char buf[80];
-    std::snprintf(buf, sizeof buf, "std::bit_cast<double>(std::uint64_t{0x%016llxu})",
+    std::snprintf(buf, sizeof buf, "::std::bit_cast<double>(::std::uint64_t{0x%016llxu})",
                   static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(x)));
     return buf;
   }
@@ -143,41 +162,41 @@ std::string type_of(const weight& w) {
   const auto& s = w.array.header.shape;
   const std::string t = w.array.dtype == sa::npy_dtype::f4 ? "float" : "double";
   if (s.size() == 3)
-    return "static_attention::tensor<" + t + ", " + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " +
+    return "::static_attention::tensor<" + t + ", " + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " +
            std::to_string(s[2]) + ">";
-  return "static_attention::matrix<" + t + ", " + std::to_string(s.size() == 1 ? 1 : s[0]) + ", " +
+  return "::static_attention::matrix<" + t + ", " + std::to_string(s.size() == 1 ? 1 : s[0]) + ", " +
          std::to_string(s.back()) + ">";
 }
 
 // The row (or item) constructors of matrix and tensor take one braced list per row (item) as a
-// pack; Clang refuses folds over more than 256 of them by default (-fbracket-depth).
-constexpr std::size_t max_braced = 256;
+// pack, and copy them in a loop that the constant evaluator counts: braced rows only for weights
+// of at most this many rows and elements.
+constexpr std::size_t max_braced_rows = 256;
+constexpr std::size_t max_braced_elements = 16384;
 
-// For more rows than that: a flat array copied in by nested loops, each short enough for GCC's
-// -fconstexpr-loop-limit.
-void write_flat(std::ostream& out, const weight& w) {
+std::size_t count_of(const weight& w) {
+  return w.array.dtype == sa::npy_dtype::f4 ? w.array.f4.size() : w.array.f8.size();
+}
+
+bool braced(const weight& w) {
   const auto& s = w.array.header.shape;
+  return (s.size() == 1 || s[0] <= max_braced_rows) && count_of(w) <= max_braced_elements;
+}
+
+// Larger weights: a flat array of the elements, bit_cast into the matrix or tensor (whose storage
+// is exactly that array, with no padding: bit_cast would not compile otherwise).
+void write_flat(std::ostream& out, const weight& w) {
   const std::string element = w.array.dtype == sa::npy_dtype::f4 ? "float" : "double";
-  out << "// More than " << max_braced << " rows: too many braced rows for Clang's default fold limit.\n"
-      << "inline constexpr " << type_of(w) << ' ' << w.name << " = [] {\n"
-      << "  constexpr " << element << " values[] = {";
-  const std::size_t count = w.array.dtype == sa::npy_dtype::f4 ? w.array.f4.size() : w.array.f8.size();
+  const std::size_t count = count_of(w);
+  out << "// " << count << " elements: one flat array, bit_cast into the "
+      << (w.array.header.shape.size() == 3 ? "tensor" : "matrix") << " (no braced rows, no constexpr loop).\n"
+      << "inline constexpr " << type_of(w) << ' ' << w.name << " = ::std::bit_cast<" << type_of(w) << ">(::std::array<"
+      << element << ", " << count << ">{{";
   for (std::size_t k = 0; k < count; ++k) {
-    out << (k == 0 ? "\n      " : k % 8 == 0 ? ",\n      " : ", ");
+    out << (k == 0 ? "\n    " : k % 8 == 0 ? ",\n    " : ", ");
     out << (w.array.dtype == sa::npy_dtype::f4 ? literal(w.array.f4[k]) : literal(w.array.f8[k]));
   }
-  out << "};\n  " << type_of(w) << " m;\n";
-  if (s.size() == 3)
-    out << "  for (std::size_t b = 0; b < " << s[0] << "; ++b)\n"
-        << "    for (std::size_t i = 0; i < " << s[1] << "; ++i)\n"
-        << "      for (std::size_t j = 0; j < " << s[2] << "; ++j)\n"
-        << "        m.elems[(b * " << s[1] << " + i) * " << s[2] << " + j] = values[(b * " << s[1] << " + i) * " << s[2]
-        << " + j];\n";
-  else
-    out << "  for (std::size_t i = 0; i < " << s[0] << "; ++i)\n"
-        << "    for (std::size_t j = 0; j < " << s[1] << "; ++j) m.elems[i * " << s[1] << " + j] = values[i * " << s[1]
-        << " + j];\n";
-  out << "  return m;\n}();\n";
+  out << "}});\n";
 }
 
 int fail(const std::string& message) {
@@ -185,9 +204,76 @@ int fail(const std::string& message) {
   return 1;
 }
 
-}  // namespace
+// The checks of --namespace: empty when `ns` can be opened by the header, else why not.
+std::string namespace_problem(std::string_view ns) {
+  if (is_namespace(ns)) return {};
+  return "--namespace '" + std::string{ns} +
+         "' is not a namespace name such as my_model::weights: identifiers joined by ::, none of them a keyword "
+         "or reserved, and the first not std, std<digits> or posix and not starting with an underscore";
+}
 
-int main(int argc, char** argv) {
+// Reads one file as the tool does: the variable's name from the file's stem, the array from the
+// file (any shape; embed_weights then needs 1 to 3 dimensions, all > 0). Empty when it can be
+// embedded, else why not.
+std::string load_weight(const std::string& file, weight& out) {
+  const std::string name = std::filesystem::path(file).stem().string();
+  if (!is_identifier(name))
+    return file + ": the file's stem '" + name +
+           "' names the variable, so it must be a C++ identifier that is neither a keyword nor reserved; rename "
+           "the file";
+  auto array = sa::load_npy_array(file);
+  if (!array) return array.error().message;
+  const auto& shape = array.value().header.shape;
+  bool positive = true;
+  for (const std::size_t d : shape) positive = positive && d > 0;
+  if (shape.empty() || shape.size() > 3 || !positive)
+    return file + ": found shape " + sa::detail::npy_shape_string(shape) +
+           "; embed_weights writes 1-D (C,) as matrix<T, 1, C>, 2-D as matrix<T, R, C> and 3-D as "
+           "tensor<T, B, N, D>, all dimensions > 0";
+  out = weight{name, file, std::move(array).value()};
+  return {};
+}
+
+// The header for weights loaded by load_weight, in namespace `ns` (checked by namespace_problem).
+std::string header_text(std::string_view ns, const std::vector<weight>& weights) {
+  std::ostringstream out;
+  bool non_finite = false, flat = false;
+  for (const auto& w : weights) {
+    for (const float x : w.array.f4) non_finite = non_finite || x - x != 0.0f;
+    for (const double x : w.array.f8) non_finite = non_finite || x - x != 0.0;
+    flat = flat || !braced(w);
+  }
+  out << "// Generated by static_attention's embed_weights from .npy files; do not edit.\n"
+         "// Each variable's type states the shape numpy wrote; values are hex-float literals, bit-exact.\n"
+         "#pragma once\n\n";
+  if (flat) out << "#include <array>\n";
+  if (non_finite || flat) out << "#include <bit>\n";
+  out << "#include <cstddef>\n";
+  if (non_finite) out << "#include <cstdint>\n";
+  out << '\n';
+  out << "#include <static_attention/matrix.hpp>\n#include <static_attention/tensor.hpp>\n\n"
+      << "namespace " << ns << " {\n";
+  for (const auto& w : weights) {
+    const auto& h = w.array.header;
+    out << "\n/// " << std::filesystem::path(w.file).filename().string() << ": "
+        << (w.array.dtype == sa::npy_dtype::f4 ? "float32" : "float64") << ", shape "
+        << sa::detail::npy_shape_string(h.shape) << ".\n";
+    if (!braced(w)) {
+      write_flat(out, w);
+      continue;
+    }
+    out << "inline constexpr " << type_of(w) << ' ' << w.name << '{';
+    if (w.array.dtype == sa::npy_dtype::f4)
+      write_values(out, w.array.f4, h.shape);
+    else
+      write_values(out, w.array.f8, h.shape);
+    out << "};\n";
+  }
+  out << "\n}  // namespace " << ns << '\n';
+  return out.str();
+}
+
+int run(int argc, char** argv) {
   std::string ns, output;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
@@ -208,60 +294,17 @@ int main(int argc, char** argv) {
     std::cerr << usage;
     return 2;
   }
-  if (!is_namespace(ns)) return fail("--namespace '" + ns + "' is not a namespace name such as my_model::weights");
+  if (const std::string problem = namespace_problem(ns); !problem.empty()) return fail(problem);
 
   std::vector<weight> weights;
   std::set<std::string> names;
   for (const auto& file : files) {
-    const std::string name = std::filesystem::path(file).stem().string();
-    if (!is_identifier(name))
-      return fail(file + ": the file's stem '" + name +
-                  "' names the variable, so it must be a C++ identifier that is neither a keyword nor reserved; "
-                  "rename the file");
-    if (!names.insert(name).second) return fail(file + ": a second file with the stem '" + name + "'");
-    auto array = sa::load_npy_array(file);
-    if (!array) return fail(array.error().message);
-    const auto& shape = array.value().header.shape;
-    bool positive = true;
-    for (const std::size_t d : shape) positive = positive && d > 0;
-    if (shape.empty() || shape.size() > 3 || !positive)
-      return fail(file + ": found shape " + sa::detail::npy_shape_string(shape) +
-                  "; embed_weights writes 1-D (C,) as matrix<T, 1, C>, 2-D as matrix<T, R, C> and 3-D as "
-                  "tensor<T, B, N, D>, all dimensions > 0");
-    weights.push_back({name, file, std::move(array).value()});
+    weight w;
+    if (const std::string problem = load_weight(file, w); !problem.empty()) return fail(problem);
+    if (!names.insert(w.name).second) return fail(file + ": a second file with the stem '" + w.name + "'");
+    weights.push_back(std::move(w));
   }
-
-  std::ostringstream out;
-  bool non_finite = false;
-  for (const auto& w : weights)
-    for (const float x : w.array.f4) non_finite = non_finite || x - x != 0.0f;
-  for (const auto& w : weights)
-    for (const double x : w.array.f8) non_finite = non_finite || x - x != 0.0;
-  out << "// Generated by static_attention's embed_weights from .npy files; do not edit.\n"
-         "// Each variable's type states the shape numpy wrote; values are hex-float literals, bit-exact.\n"
-         "#pragma once\n\n";
-  out << "#include <cstddef>\n";
-  if (non_finite) out << "#include <bit>\n#include <cstdint>\n";
-  out << '\n';
-  out << "#include <static_attention/matrix.hpp>\n#include <static_attention/tensor.hpp>\n\n"
-      << "namespace " << ns << " {\n";
-  for (const auto& w : weights) {
-    const auto& h = w.array.header;
-    out << "\n/// " << std::filesystem::path(w.file).filename().string() << ": "
-        << (w.array.dtype == sa::npy_dtype::f4 ? "float32" : "float64") << ", shape "
-        << sa::detail::npy_shape_string(h.shape) << ".\n";
-    if (h.shape.size() > 1 && h.shape[0] > max_braced) {
-      write_flat(out, w);
-      continue;
-    }
-    out << "inline constexpr " << type_of(w) << ' ' << w.name << '{';
-    if (w.array.dtype == sa::npy_dtype::f4)
-      write_values(out, w.array.f4, h.shape);
-    else
-      write_values(out, w.array.f8, h.shape);
-    out << "};\n";
-  }
-  out << "\n}  // namespace " << ns << '\n';
+  const std::string text = header_text(ns, weights);
 
   // Write a temporary and rename, so that an interrupted run never leaves half a header.
   const std::filesystem::path target{output};
@@ -270,10 +313,16 @@ int main(int argc, char** argv) {
   const std::filesystem::path temp = target.string() + ".tmp";
   {
     std::ofstream file(temp, std::ios::binary);
-    file << out.str();
+    file << text;
     if (!file.flush()) return fail(output + ": could not write " + temp.string());
   }
   std::filesystem::rename(temp, target, ec);
   if (ec) return fail(output + ": could not rename " + temp.string() + ": " + ec.message());
   return 0;
 }
+
+}  // namespace embed_weights
+
+#ifndef SA_EMBED_WEIGHTS_NO_MAIN
+int main(int argc, char** argv) { return embed_weights::run(argc, argv); }
+#endif

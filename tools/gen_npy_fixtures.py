@@ -96,6 +96,10 @@ def npy_fixtures(rng):
     save(NPY_DIR / "fortran_f8_2x3.npy", np.asfortranarray(f8_2x3))
     save(NPY_DIR / "big_endian_f4_3x2.npy", f4_3x2.astype(">f4"))
     save(NPY_DIR / "int32_3x2.npy", np.arange(6, dtype=np.int32).reshape(3, 2))
+    save(NPY_DIR / "big_endian_f8_2x3.npy", f8_2x3.astype(">f8"))
+    # A zero-element array: a header and no data, which every reader must accept as such (and the
+    # weight embedder refuse, having no matrix of zero rows).
+    save(NPY_DIR / "empty_f4_4x0.npy", np.zeros((4, 0), dtype=np.float32))
 
     npz_query = rng.uniform(-1, 1, (2, 3)).astype(np.float32)
     npz_key = rng.uniform(-1, 1, (2, 3)).astype(np.float32)

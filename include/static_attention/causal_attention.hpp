@@ -21,9 +21,13 @@ template <class T, std::size_t d_in, std::size_t d_out, std::size_t context_leng
 struct causal_attention {
   static_assert(detail::check_attention_element<T>());
 
+  /// The element type of the weights, the inputs and the outputs.
+  using value_type = T;
   /// Features in and out, for shape folds over a model (model.hpp).
   static constexpr std::size_t in_features = d_in;
   static constexpr std::size_t out_features = d_out;
+  /// The longest sequence it takes (its context_length), for the same folds.
+  static constexpr std::size_t max_tokens = context_length;
 
   matrix<T, d_in, d_out> W_query;
   matrix<T, d_in, d_out> W_key;
@@ -94,5 +98,10 @@ struct causal_attention {
       return {};
   }
 };
+
+/// `causal_attention ca{W_query, W_key, W_value}` (or with a dropout probability after them)
+/// deduces T, d_in and d_out from the first weight, with no context length.
+template <class T, std::size_t DIn, std::size_t DOut, class... Rest>
+causal_attention(const matrix<T, DIn, DOut>&, const Rest&...) -> causal_attention<T, DIn, DOut>;
 
 }  // namespace static_attention

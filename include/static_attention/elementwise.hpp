@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <static_attention/detail/fp_contract.hpp>
 #include <static_attention/shape.hpp>
 #include <static_attention/shape_rules.hpp>
 
@@ -54,7 +55,11 @@ struct minus_op {
 struct multiplies_op {
   template <class X>
   constexpr X operator()(const X& lhs, const X& rhs) const noexcept {
-    return static_cast<X>(lhs * rhs);
+    // Rounded on its own, so that a * b + c at run time is not fused where inlining joins them.
+    if constexpr (std::is_floating_point_v<X>)
+      return rounded_product(lhs, rhs);
+    else
+      return static_cast<X>(lhs * rhs);
   }
 };
 struct divides_op {
@@ -74,6 +79,15 @@ struct negate_op {
   constexpr T operator()(T elem) const noexcept { return static_cast<T>(-elem); }
 };
 
+// A 1 x C matrix, which broadcasts over the rows of a larger operand.
+template <class M>
+inline constexpr bool is_row = matrix_type<M>&& rows_v<M> == 1;
+
+// `a op row` broadcasts: Row is a 1 x C row of A's element type and columns, and A is larger.
+template <class A, class Row>
+concept broadcasts_row = dense<A> && dense<Row> && is_row<Row> && !std::is_same_v<A, Row> &&
+                         std::is_same_v<value_type_t<A>, value_type_t<Row>> && cols_v<A> == cols_v<Row>;
+
 // The element-wise rule, stated for the operator the user wrote; the requirement the compiler
 // prints carries both shapes.
 template <class Op, class A, class B>
@@ -84,6 +98,14 @@ constexpr void check_elementwise() noexcept {
     static_assert(shapes_equal<shape_t<A>, shape_t<B>>,
                   "a * b is the element-wise product and requires equal shapes; for the matrix "
                   "product use matmul(a, b)");
+  } else if constexpr (is_row<B> && !is_row<A>) {
+    static_assert(row_broadcast_fits<shape_t<A>, shape_t<B>>,
+                  "a + row, a - row, a * row and a / row broadcast a 1 x C row over every row of a, and require "
+                  "cols(row) == cols(a)");
+  } else if constexpr (is_row<A> && !is_row<B>) {
+    static_assert(row_broadcast_fits<shape_t<B>, shape_t<A>>,
+                  "row + b, row - b, row * b and row / b broadcast a 1 x C row over every row of b, and require "
+                  "cols(row) == cols(b)");
   } else {
     static_assert(shapes_equal<shape_t<A>, shape_t<B>>,
                   "element-wise a + b, a - b, a * b and a / b require equal shapes");
@@ -100,6 +122,33 @@ constexpr A elementwise(const A& a, const B& b) noexcept {
   } else {
     return a;
   }
+}
+
+// a op row (RowOnLeft: row op a), the row repeated over every row of a: PyTorch's broadcasting.
+template <class Op, bool RowOnLeft, class A, class Row>
+constexpr A broadcast_row(const A& a, const Row& row) noexcept {
+  constexpr std::size_t C = cols_v<A>;
+  A out;
+  for (std::size_t i = 0; i < A::size / C; ++i)
+    for (std::size_t j = 0; j < C; ++j)
+      out.elems[i * C + j] =
+          RowOnLeft ? Op{}(row.elems[j], a.elems[i * C + j]) : Op{}(a.elems[i * C + j], row.elems[j]);
+  return out;
+}
+
+// a op= b: the result has a's shape, so b has it too, or is a row that broadcasts over a.
+template <class Op, class A, class B>
+constexpr A& compound(A& a, const B& b) noexcept {
+  if constexpr (broadcasts_row<A, B>) {
+    a = broadcast_row<Op, false>(a, b);
+  } else if constexpr (broadcasts_row<B, A>) {
+    static_assert(shapes_equal<shape_t<A>, shape_t<B>>,
+                  "a += b, a -= b, a *= b and a /= b store the result in a, so b must have a's shape or be a "
+                  "1 x C row; here a is the row and b is larger: write b + a");
+  } else {
+    a = elementwise<Op>(a, b);
+  }
+  return a;
 }
 }  // namespace detail
 
@@ -122,6 +171,51 @@ constexpr A operator*(const A& a, const B& b) noexcept {
 template <dense A, dense B>
 constexpr A operator/(const A& a, const B& b) noexcept {
   return detail::elementwise<detail::divides_op>(a, b);
+}
+
+/// Broadcasting, as PyTorch's: a 1 x C row combines with every row of an R x C matrix or a
+/// B x N x C tensor, on either side (`y + bias`, `bias + y`); the result has the larger shape.
+/// Other shapes must be equal; a row of the wrong width is a compile error naming
+/// row_broadcast_fits and both shapes.
+template <dense A, dense Row>
+requires detail::broadcasts_row<A, Row>
+constexpr A operator+(const A& a, const Row& row) noexcept {
+  return detail::broadcast_row<detail::plus_op, false>(a, row);
+}
+template <dense Row, dense B>
+requires detail::broadcasts_row<B, Row>
+constexpr B operator+(const Row& row, const B& b) noexcept {
+  return detail::broadcast_row<detail::plus_op, true>(b, row);
+}
+template <dense A, dense Row>
+requires detail::broadcasts_row<A, Row>
+constexpr A operator-(const A& a, const Row& row) noexcept {
+  return detail::broadcast_row<detail::minus_op, false>(a, row);
+}
+template <dense Row, dense B>
+requires detail::broadcasts_row<B, Row>
+constexpr B operator-(const Row& row, const B& b) noexcept {
+  return detail::broadcast_row<detail::minus_op, true>(b, row);
+}
+template <dense A, dense Row>
+requires detail::broadcasts_row<A, Row>
+constexpr A operator*(const A& a, const Row& row) noexcept {
+  return detail::broadcast_row<detail::multiplies_op, false>(a, row);
+}
+template <dense Row, dense B>
+requires detail::broadcasts_row<B, Row>
+constexpr B operator*(const Row& row, const B& b) noexcept {
+  return detail::broadcast_row<detail::multiplies_op, true>(b, row);
+}
+template <dense A, dense Row>
+requires detail::broadcasts_row<A, Row>
+constexpr A operator/(const A& a, const Row& row) noexcept {
+  return detail::broadcast_row<detail::divides_op, false>(a, row);
+}
+template <dense Row, dense B>
+requires detail::broadcasts_row<B, Row>
+constexpr B operator/(const Row& row, const B& b) noexcept {
+  return detail::broadcast_row<detail::divides_op, true>(b, row);
 }
 
 /// Negation.
@@ -159,23 +253,29 @@ template <dense M>
 constexpr M operator/(const M& m, value_type_t<M> s) noexcept {
   return map(m, detail::with_scalar<detail::divides_op, value_type_t<M>, true>{s});
 }
+/// The scalar divided by every element: `1.0f / m` is the element-wise reciprocal.
+template <dense M>
+constexpr M operator/(value_type_t<M> s, const M& m) noexcept {
+  return map(m, detail::with_scalar<detail::divides_op, value_type_t<M>, false>{s});
+}
 
-/// Compound assignment, element-wise (equal shapes) or with a scalar of the element type.
+/// Compound assignment, element-wise (equal shapes, or a 1 x C row broadcast over a: `y += bias`)
+/// or with a scalar of the element type.
 template <dense A, dense B>
 constexpr A& operator+=(A& a, const B& b) noexcept {
-  return a = a + b;
+  return detail::compound<detail::plus_op>(a, b);
 }
 template <dense A, dense B>
 constexpr A& operator-=(A& a, const B& b) noexcept {
-  return a = a - b;
+  return detail::compound<detail::minus_op>(a, b);
 }
 template <dense A, dense B>
 constexpr A& operator*=(A& a, const B& b) noexcept {
-  return a = a * b;
+  return detail::compound<detail::multiplies_op>(a, b);
 }
 template <dense A, dense B>
 constexpr A& operator/=(A& a, const B& b) noexcept {
-  return a = a / b;
+  return detail::compound<detail::divides_op>(a, b);
 }
 // The scalar's type is the element type, so any conversion happens (and is diagnosed) at the
 // caller, as with the binary operators.

@@ -5,7 +5,18 @@
 // attends to each token. Colours follow viridis, which stays readable in grey and for colour-blind
 // readers. By default the colour scale runs from the smallest to the largest finite value, so
 // that the small differences typical of one softmax row still show; pass scale_min = 0 and
-// scale_max = 1 for an absolute scale. -inf (a masked score), inf and nan get a grey cell.
+// scale_max = 1 for an absolute scale. -inf (a masked score), inf and nan get a grey cell and
+// their name; any finite values, up to +-DBL_MAX, map onto the scale without overflow.
+//
+// Labels: a braced list ({"Your", "journey"}), or any sized range of strings (std::array,
+// std::span, std::vector<std::string>, ...), one per row and one per column; a wrong count is a
+// compile error when the count is in the type (std::array, a fixed-extent span, a C array), and a
+// refusal at run time otherwise (braced lists, vectors). Control characters in
+// labels never reach the output (U+FFFD instead).
+//
+// Refusals: both functions return false, set failbit on the stream and write nothing when the
+// options are invalid (a scale bound that is not finite, or scale_min > scale_max) or a run-time
+// label list has the wrong length; true otherwise.
 //
 // Streams and strings come through print.hpp, the library's one door to <ostream> and <string>.
 #pragma once
@@ -17,12 +28,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
+#include <iterator>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <static_attention/matrix.hpp>
 #include <static_attention/print.hpp>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace static_attention {
 
@@ -34,15 +49,17 @@ struct svg_heatmap_options {
   std::string_view row_axis = "queries";
   /// Name of the horizontal axis (one column per key token).
   std::string_view col_axis = "keys";
-  /// Value of the darkest colour; empty: the smallest finite value.
+  /// Value of the darkest colour; empty: the smallest finite value. Must be finite.
   std::optional<double> scale_min{};
-  /// Value of the brightest colour; empty: the largest finite value.
+  /// Value of the brightest colour; empty: the largest finite value. Must be finite, and not
+  /// below scale_min.
   std::optional<double> scale_max{};
   /// Print each value in its cell; empty: only when the matrix is at most 12 x 12.
   std::optional<bool> show_values{};
-  /// Decimals of the values in the cells and on the legend.
+  /// Decimals of the values in the cells and on the legend (0 to 17; values of magnitude 1e6 and
+  /// more are written in scientific notation).
   int value_precision = 2;
-  /// Side of one cell, in pixels.
+  /// Side of one cell, in pixels (at least 8).
   int cell_size = 48;
 };
 
@@ -60,13 +77,29 @@ enum class terminal_colors {
 struct terminal_heatmap_options {
   /// Shades, 24-bit colour, or chosen from COLORTERM.
   terminal_colors colors = terminal_colors::automatic;
-  /// Value of the lightest shade / darkest colour; empty: the smallest finite value.
+  /// Value of the lightest shade / darkest colour; empty: the smallest finite value. Must be finite.
   std::optional<double> scale_min{};
-  /// Value of the full block / brightest colour; empty: the largest finite value.
+  /// Value of the full block / brightest colour; empty: the largest finite value. Must be finite,
+  /// and not below scale_min.
   std::optional<double> scale_max{};
-  /// Decimals of the values (in truecolor cells and on the legend).
+  /// Decimals of the values (in truecolor cells and on the legend), 0 to 17.
   int value_precision = 2;
 };
+
+/// Labels of a heatmap's rows or columns: a sized range of anything that converts to
+/// std::string_view (std::array<std::string_view, N>, std::span, std::vector<std::string>, ...).
+template <class L>
+concept heatmap_labels = std::ranges::forward_range<const L> && std::ranges::sized_range<const L> &&
+    std::convertible_to<std::ranges::range_reference_t<const L>, std::string_view>;
+
+/// A count of labels, as it appears in diagnostics.
+template <std::size_t N>
+struct label_count {};
+
+/// A heatmap has one label per row and one per column: `label_count_matches<label_count<2>,
+/// label_count<3>>` is false (two labels for three rows).
+template <class Given, class Expected>
+inline constexpr bool label_count_matches = std::is_same_v<Given, Expected>;
 
 namespace detail::heatmap {
 
@@ -91,7 +124,7 @@ inline constexpr std::array<rgb, 11> viridis_points{{{0x44, 0x01, 0x54},
 inline constexpr rgb nonfinite_fill{0xd9, 0xd9, 0xd9};
 
 constexpr rgb viridis(double t) noexcept {
-  t = std::clamp(t, 0.0, 1.0) * 10.0;
+  t = (t >= 0.0 ? (t <= 1.0 ? t : 1.0) : 0.0) * 10.0;  // NaN counts as 0
   const auto k = std::min(static_cast<std::size_t>(t), std::size_t{9});
   const double f = t - static_cast<double>(k);
   const auto mix = [f](std::uint8_t a, std::uint8_t b) {
@@ -105,7 +138,8 @@ constexpr rgb viridis(double t) noexcept {
 // Dark text on the bright end of the scale, white on the dark end.
 constexpr bool is_light(rgb c) noexcept { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b > 150.0; }
 
-// Maps values onto [0, 1]: the options' bounds, else the finite values' range (scale_of).
+// Maps finite values onto [0, 1]: the options' bounds, else the finite values' range (scale_of).
+// lo and hi are finite, lo <= hi.
 //
 // No lambdas, and no constructor templates, in the templates of this header: GCC's -Wshadow would
 // flag their names against a user's globals of the same names.
@@ -114,13 +148,21 @@ struct scale {
 
   double position(double v) const noexcept {
     // A constant matrix has no range: every cell gets the top of the scale.
-    return hi > lo ? std::clamp((v - lo) / (hi - lo), 0.0, 1.0) : 1.0;
+    if (!(hi > lo)) return 1.0;
+    // In halves, so that a range as wide as the doubles (-1e308 to 1e308) does not overflow.
+    const double t = (v / 2 - lo / 2) / (hi / 2 - lo / 2);
+    return t >= 0.0 ? (t <= 1.0 ? t : 1.0) : 0.0;  // NaN (a subnormal range) counts as 0
   }
-  double value_at(double t) const noexcept { return lo + (hi - lo) * t; }
+  // Never overflows: each term is at most |lo| or |hi|.
+  double value_at(double t) const noexcept { return lo * (1.0 - t) + hi * t; }
 };
 
+// The scale, or nothing if the options are invalid: a bound that is not finite, or
+// scale_min > scale_max. A single bound beyond the data gives a scale of one value.
 template <class T, std::size_t R, std::size_t C>
-scale scale_of(const matrix<T, R, C>& m, std::optional<double> min, std::optional<double> max) {
+std::optional<scale> scale_of(const matrix<T, R, C>& m, std::optional<double> min, std::optional<double> max) {
+  if ((min && !std::isfinite(*min)) || (max && !std::isfinite(*max)) || (min && max && *min > *max))
+    return std::nullopt;
   bool any = false;
   double data_lo = 0, data_hi = 0;
   for (const T& v : m) {
@@ -130,18 +172,29 @@ scale scale_of(const matrix<T, R, C>& m, std::optional<double> min, std::optiona
     data_hi = any ? std::max(data_hi, x) : x;
     any = true;
   }
-  return {min.value_or(data_lo), max.value_or(data_hi)};
+  scale sc{min.value_or(data_lo), max.value_or(data_hi)};
+  if (sc.hi < sc.lo) {
+    if (min)
+      sc.hi = sc.lo;
+    else
+      sc.lo = sc.hi;
+  }
+  return sc;
 }
+
+inline int clamped_precision(int precision) noexcept { return std::clamp(precision, 0, 17); }
 
 inline std::string fixed(double v, int precision) {
-  return detail::chars_of(v, std::chars_format::fixed, std::max(precision, 0));
+  return detail::chars_of(v, std::chars_format::fixed, clamped_precision(precision));
 }
 
-// The text of one value for a reader: -∞ for a masked score rather than -inf.
+// The text of one value for a reader: -∞ for a masked score rather than -inf, and 1.00e+308
+// rather than 309 digits.
 inline std::string value_text(double v, int precision) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v < 0 ? "\u2212\u221e" : "\u221e";
-  std::string s = fixed(v, precision);
+  std::string s = std::fabs(v) < 1e6 ? fixed(v, precision)
+                                     : detail::chars_of(v, std::chars_format::scientific, clamped_precision(precision));
   if (s.front() == '-') s.replace(0, 1, "\u2212");  // a true minus sign, as the width of a digit
   return s;
 }
@@ -248,6 +301,10 @@ constexpr std::size_t text_columns(std::string_view s) noexcept {
   return n;
 }
 
+// A control character (C0, DEL or C1), which would move a terminal's cursor or start an escape
+// sequence (U+009B is CSI on some terminals).
+constexpr bool is_control(char32_t cp) noexcept { return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f); }
+
 // A label fitted to exactly `width` columns: cut with "…" when too long, padded when short, and
 // stripped of control characters, which would move the terminal's cursor.
 inline std::string fit(std::string_view s, std::size_t width, bool right_align = false) {
@@ -257,7 +314,7 @@ inline std::string fit(std::string_view s, std::size_t width, bool right_align =
   for (std::size_t i = 0; i < s.size() && cols < width;) {
     char32_t cp = next_code_point(s, i);
     if (total > width && cols + 1 == width) cp = 0x2026;  // …
-    if (cp < 0x20 || cp == 0x7f) cp = 0xfffd;
+    if (is_control(cp)) cp = 0xfffd;
     append_utf8(out, cp);
     ++cols;
   }
@@ -265,11 +322,12 @@ inline std::string fit(std::string_view s, std::size_t width, bool right_align =
   return right_align ? pad + out : out + pad;
 }
 
+// A label centred in `width` columns, cut and stripped of control characters as by fit().
 inline std::string centered(std::string_view s, std::size_t width) {
   const std::size_t cols = text_columns(s);
   if (cols >= width) return fit(s, width);
   const std::size_t left = (width - cols) / 2;
-  return std::string(left, ' ') + std::string(s) + std::string(width - cols - left, ' ');
+  return std::string(left, ' ') + fit(s, cols) + std::string(width - cols - left, ' ');
 }
 
 // Columns of the widest label.
@@ -295,9 +353,10 @@ inline std::string px(double v) { return fixed(v, 1); }
 // The terminal's shading blocks, lightest to full: ░▒▓█.
 inline constexpr std::array<std::string_view, 4> shades{"\u2591", "\u2592", "\u2593", "\u2588"};
 
-// The block of a position on the scale (0 to 1).
+// The block of a position on the scale (0 to 1; anything else, NaN included, is clamped).
 inline std::string_view shade(double position) noexcept {
-  return shades[std::min<std::size_t>(3, static_cast<std::size_t>(position * 4))];
+  const double level = position >= 0.0 ? position * 4 : 0.0;
+  return shades[level < 3.0 ? static_cast<std::size_t>(level) : std::size_t{3}];
 }
 
 // The escape sequence setting the foreground ("38") or background ("48") to a 24-bit colour.
@@ -315,16 +374,49 @@ inline bool colorterm_says_truecolor() {
 
 }  // namespace detail::heatmap
 
-/// Writes `weights` as a self-contained SVG heatmap: a title, the row (query) labels down the
-/// left, the column (key) labels across the top, one coloured cell per weight with its value
-/// when the matrix is small, and a colour legend. Every label is XML-escaped.
+namespace detail::heatmap {
+
+// The number of labels a type holds, when the type says it (std::array, a fixed-extent span, a C
+// array); std::dynamic_extent when only the run time knows.
+template <class L>
+inline constexpr std::size_t static_count = std::dynamic_extent;
+template <class E, std::size_t N>
+inline constexpr std::size_t static_count<std::array<E, N>> = N;
+template <class E, std::size_t N>
+inline constexpr std::size_t static_count<std::span<E, N>> = N;
+template <class E, std::size_t N>
+inline constexpr std::size_t static_count<E[N]> = N;
+
+// One label per row (Expected = R) or column (Expected = C), checked at compile time when the
+// count is in the type.
+template <std::size_t Expected, class L>
+constexpr void check_label_count() noexcept {
+  constexpr std::size_t given = static_count<std::remove_cvref_t<L>>;
+  if constexpr (given != std::dynamic_extent)
+    static_assert(label_count_matches<label_count<given>, label_count<Expected>>,
+                  "write_svg_heatmap(os, weights, row_labels, col_labels) and render_terminal(...) require one "
+                  "label per row and one per column of weights");
+}
+
+// The labels as string views into the caller's strings.
+template <class L>
+std::vector<std::string_view> views_of(const L& given) {
+  std::vector<std::string_view> out;
+  out.reserve(static_cast<std::size_t>(std::ranges::size(given)));
+  for (auto&& label_text : given) out.emplace_back(label_text);
+  return out;
+}
+
 template <class T, std::size_t R, std::size_t C>
-void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
-                       std::type_identity_t<std::span<const std::string_view, R>> row_labels,
-                       std::type_identity_t<std::span<const std::string_view, C>> col_labels,
-                       const svg_heatmap_options& opts = {}) {
+bool svg(std::ostream& os, const matrix<T, R, C>& weights, std::span<const std::string_view> row_labels,
+         std::span<const std::string_view> col_labels, const svg_heatmap_options& opts) {
   namespace h = detail::heatmap;
-  const h::scale sc = h::scale_of(weights, opts.scale_min, opts.scale_max);
+  const std::optional<h::scale> valid_scale = h::scale_of(weights, opts.scale_min, opts.scale_max);
+  if (!valid_scale || row_labels.size() != R || col_labels.size() != C) {
+    os.setstate(std::ios_base::failbit);
+    return false;
+  }
+  const h::scale sc = *valid_scale;
   const bool values = opts.show_values.value_or(R <= 12 && C <= 12);
   const double cell = std::max(opts.cell_size, 8);
   const double font = 13, char_w = font * 0.62;  // DejaVu Sans / Helvetica average advance
@@ -428,25 +520,19 @@ void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
   }
   s += "</svg>\n";
   os << s;
+  return true;
 }
 
-/// write_svg_heatmap for self-attention: one list of tokens labels both axes.
-template <class T, std::size_t N>
-void write_svg_heatmap(std::ostream& os, const matrix<T, N, N>& weights,
-                       std::type_identity_t<std::span<const std::string_view, N>> labels,
-                       const svg_heatmap_options& opts = {}) {
-  write_svg_heatmap(os, weights, labels, labels, opts);
-}
-
-/// Draws `weights` in a terminal: row (query) labels on the left, column (key) labels on top,
-/// one shaded or coloured cell per weight, and a legend line.
 template <class T, std::size_t R, std::size_t C>
-void render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
-                     std::type_identity_t<std::span<const std::string_view, R>> row_labels,
-                     std::type_identity_t<std::span<const std::string_view, C>> col_labels,
-                     const terminal_heatmap_options& opts = {}) {
+bool terminal(std::ostream& os, const matrix<T, R, C>& weights, std::span<const std::string_view> row_labels,
+              std::span<const std::string_view> col_labels, const terminal_heatmap_options& opts) {
   namespace h = detail::heatmap;
-  const h::scale sc = h::scale_of(weights, opts.scale_min, opts.scale_max);
+  const std::optional<h::scale> valid_scale = h::scale_of(weights, opts.scale_min, opts.scale_max);
+  if (!valid_scale || row_labels.size() != R || col_labels.size() != C) {
+    os.setstate(std::ios_base::failbit);
+    return false;
+  }
+  const h::scale sc = *valid_scale;
   const bool color = opts.colors == terminal_colors::truecolor ||
                      (opts.colors == terminal_colors::automatic && h::colorterm_says_truecolor());
 
@@ -488,15 +574,104 @@ void render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
   }
   s += ' ' + h::value_text(sc.hi, opts.value_precision) + '\n';
   os << s;
+  return true;
+}
+
+}  // namespace detail::heatmap
+
+/// Writes `weights` as a self-contained SVG heatmap: a title, the row (query) labels down the
+/// left, the column (key) labels across the top, one coloured cell per weight with its value
+/// when the matrix is small, and a colour legend. Every label is XML-escaped. Returns false (and
+/// sets failbit, writing nothing) for invalid options or a wrong number of labels.
+template <class T, std::size_t R, std::size_t C, heatmap_labels Rows, heatmap_labels Cols>
+bool write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights, const Rows& row_labels, const Cols& col_labels,
+                       const svg_heatmap_options& opts = {}) {
+  detail::heatmap::check_label_count<R, Rows>();
+  detail::heatmap::check_label_count<C, Cols>();
+  return detail::heatmap::svg(os, weights, detail::heatmap::views_of(row_labels), detail::heatmap::views_of(col_labels),
+                              opts);
+}
+
+/// write_svg_heatmap with braced label lists: `write_svg_heatmap(os, w, {"a", "b"}, {"x", "y", "z"})`.
+/// Their length is checked at run time.
+template <class T, std::size_t R, std::size_t C>
+bool write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
+                       std::initializer_list<std::string_view> row_labels,
+                       std::initializer_list<std::string_view> col_labels, const svg_heatmap_options& opts = {}) {
+  return detail::heatmap::svg(os, weights, std::span<const std::string_view>{row_labels.begin(), row_labels.size()},
+                              std::span<const std::string_view>{col_labels.begin(), col_labels.size()}, opts);
+}
+
+/// write_svg_heatmap for self-attention: one list of tokens labels both axes.
+template <class T, std::size_t N, heatmap_labels Labels>
+bool write_svg_heatmap(std::ostream& os, const matrix<T, N, N>& weights, const Labels& labels,
+                       const svg_heatmap_options& opts = {}) {
+  detail::heatmap::check_label_count<N, Labels>();
+  const auto views = detail::heatmap::views_of(labels);
+  return detail::heatmap::svg(os, weights, views, views, opts);
+}
+
+/// write_svg_heatmap for self-attention with a braced list of tokens, checked at run time.
+template <class T, std::size_t N>
+bool write_svg_heatmap(std::ostream& os, const matrix<T, N, N>& weights, std::initializer_list<std::string_view> labels,
+                       const svg_heatmap_options& opts = {}) {
+  const std::span<const std::string_view> views{labels.begin(), labels.size()};
+  return detail::heatmap::svg(os, weights, views, views, opts);
+}
+
+/// Draws `weights` in a terminal: row (query) labels on the left, column (key) labels on top,
+/// one shaded or coloured cell per weight, and a legend line. Returns false (and sets failbit,
+/// writing nothing) for invalid options or a wrong number of labels.
+template <class T, std::size_t R, std::size_t C, heatmap_labels Rows, heatmap_labels Cols>
+bool render_terminal(std::ostream& os, const matrix<T, R, C>& weights, const Rows& row_labels, const Cols& col_labels,
+                     const terminal_heatmap_options& opts = {}) {
+  detail::heatmap::check_label_count<R, Rows>();
+  detail::heatmap::check_label_count<C, Cols>();
+  return detail::heatmap::terminal(os, weights, detail::heatmap::views_of(row_labels),
+                                   detail::heatmap::views_of(col_labels), opts);
+}
+
+/// render_terminal with braced label lists, checked at run time.
+template <class T, std::size_t R, std::size_t C>
+bool render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
+                     std::initializer_list<std::string_view> row_labels,
+                     std::initializer_list<std::string_view> col_labels, const terminal_heatmap_options& opts = {}) {
+  return detail::heatmap::terminal(os, weights,
+                                   std::span<const std::string_view>{row_labels.begin(), row_labels.size()},
+                                   std::span<const std::string_view>{col_labels.begin(), col_labels.size()}, opts);
+}
+
+/// render_terminal for self-attention: one list of tokens labels both axes.
+template <class T, std::size_t N, heatmap_labels Labels>
+bool render_terminal(std::ostream& os, const matrix<T, N, N>& weights, const Labels& labels,
+                     const terminal_heatmap_options& opts) {
+  detail::heatmap::check_label_count<N, Labels>();
+  const auto views = detail::heatmap::views_of(labels);
+  return detail::heatmap::terminal(os, weights, views, views, opts);
 }
 
 /// render_terminal for self-attention: one list of tokens labels both axes; `colors` picks shades,
 /// 24-bit colour, or (automatic) whichever COLORTERM announces.
-template <class T, std::size_t N>
-void render_terminal(std::ostream& os, const matrix<T, N, N>& weights,
-                     std::type_identity_t<std::span<const std::string_view, N>> labels,
+template <class T, std::size_t N, heatmap_labels Labels>
+bool render_terminal(std::ostream& os, const matrix<T, N, N>& weights, const Labels& labels,
                      terminal_colors colors = terminal_colors::automatic) {
-  render_terminal(os, weights, labels, labels, terminal_heatmap_options{.colors = colors});
+  return render_terminal(os, weights, labels, terminal_heatmap_options{.colors = colors});
+}
+
+/// render_terminal for self-attention with a braced list of tokens, checked at run time.
+template <class T, std::size_t N>
+bool render_terminal(std::ostream& os, const matrix<T, N, N>& weights, std::initializer_list<std::string_view> labels,
+                     terminal_colors colors = terminal_colors::automatic) {
+  const std::span<const std::string_view> views{labels.begin(), labels.size()};
+  return detail::heatmap::terminal(os, weights, views, views, terminal_heatmap_options{.colors = colors});
+}
+
+/// render_terminal for self-attention with a braced list of tokens and options.
+template <class T, std::size_t N>
+bool render_terminal(std::ostream& os, const matrix<T, N, N>& weights, std::initializer_list<std::string_view> labels,
+                     const terminal_heatmap_options& opts) {
+  const std::span<const std::string_view> views{labels.begin(), labels.size()};
+  return detail::heatmap::terminal(os, weights, views, views, opts);
 }
 
 }  // namespace static_attention

@@ -13,6 +13,8 @@ namespace static_attention {
 /// (in_features x out_features). from_linear takes nn.Linear's out x in weight.
 template <class T, std::size_t in_features_, std::size_t out_features_>
 struct linear_layer {
+  /// The element type of the weights, the inputs and the outputs.
+  using value_type = T;
   /// Features in and out, for shape folds over a model (model.hpp).
   static constexpr std::size_t in_features = in_features_;
   static constexpr std::size_t out_features = out_features_;
@@ -46,5 +48,10 @@ struct linear_layer {
     return detail::per_item(x, *this);
   }
 };
+
+/// `linear_layer layer{W, b}` deduces T, in_features and out_features from W (in x out, the
+/// x @ W layout); b is then the 1 x out bias.
+template <class T, std::size_t In, std::size_t Out, class... Rest>
+linear_layer(const matrix<T, In, Out>&, const Rest&...) -> linear_layer<T, In, Out>;
 
 }  // namespace static_attention

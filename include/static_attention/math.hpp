@@ -19,10 +19,15 @@
 //  * Array overloads apply the scalar function element by element, with the same bits; their
 //    loops have no branches so GCC and Clang vectorise them at -O3 (with -march=native).
 //    They write min(in.size(), out.size()) elements; in and out may be the same span.
+//  * Integer arguments are converted to double, as <cmath> does: sqrt(8) is sqrt(8.0).
+//  * long double is not supported (there is no long double exp, log, sqrt or tanh here): a call
+//    with a long double argument is a compile error that says so, instead of an ambiguity.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <span>
+#include <type_traits>
 
 #include "static_attention/detail/math_common.hpp"
 #include "static_attention/detail/math_exp.hpp"
@@ -53,6 +58,64 @@ namespace static_attention {
 [[nodiscard]] constexpr double tanh(double x) noexcept { return detail::math::tanh_impl(x); }
 /// Hyperbolic tangent, within 2 ulp (computed in double, rounded once to float).
 [[nodiscard]] constexpr float tanh(float x) noexcept { return detail::math::tanh_impl(x); }
+
+/// An integer argument is converted to double, as by <cmath>: `sqrt(8)` is `sqrt(8.0)`.
+template <std::integral I>
+[[nodiscard]] constexpr double exp(I x) noexcept {
+  return detail::math::exp_impl(static_cast<double>(x));
+}
+template <std::integral I>
+[[nodiscard]] constexpr double log(I x) noexcept {
+  return detail::math::log_impl(static_cast<double>(x));
+}
+template <std::integral I>
+[[nodiscard]] constexpr double sqrt(I x) noexcept {
+  return detail::math::sqrt_impl(static_cast<double>(x));
+}
+template <std::integral I>
+[[nodiscard]] constexpr double tanh(I x) noexcept {
+  return detail::math::tanh_impl(static_cast<double>(x));
+}
+
+namespace detail::math {
+template <class T>
+inline constexpr bool is_long_double = std::is_same_v<T, long double>;
+}  // namespace detail::math
+
+/// long double: refused with a reason (an exact match, so it is chosen over the float and double
+/// overloads, which would otherwise be ambiguous).
+template <class T>
+requires detail::math::is_long_double<T>
+constexpr T exp(T x) noexcept {
+  static_assert(!detail::math::is_long_double<T>,
+                "static_attention::exp has float and double overloads only; long double is not supported "
+                "(convert with static_cast<double>)");
+  return x;
+}
+template <class T>
+requires detail::math::is_long_double<T>
+constexpr T log(T x) noexcept {
+  static_assert(!detail::math::is_long_double<T>,
+                "static_attention::log has float and double overloads only; long double is not supported "
+                "(convert with static_cast<double>)");
+  return x;
+}
+template <class T>
+requires detail::math::is_long_double<T>
+constexpr T sqrt(T x) noexcept {
+  static_assert(!detail::math::is_long_double<T>,
+                "static_attention::sqrt has float and double overloads only; long double is not supported "
+                "(convert with static_cast<double>)");
+  return x;
+}
+template <class T>
+requires detail::math::is_long_double<T>
+constexpr T tanh(T x) noexcept {
+  static_assert(!detail::math::is_long_double<T>,
+                "static_attention::tanh has float and double overloads only; long double is not supported "
+                "(convert with static_cast<double>)");
+  return x;
+}
 
 namespace detail::math {
 // One loop for every array overload. Raw pointers keep the loop free of span bounds checks

@@ -21,6 +21,9 @@ template <class T, std::size_t Rows, std::size_t Cols>
 struct matrix {
   static_assert(Rows > 0 && Cols > 0, "matrix<T, Rows, Cols> requires Rows > 0 and Cols > 0");
   static_assert(std::is_arithmetic_v<T>, "matrix<T, Rows, Cols> requires an arithmetic element type T");
+  static_assert(is_plain_element<T>,
+                "matrix<T, Rows, Cols> requires an element type T without const or volatile; for a read-only "
+                "matrix, make the matrix const: const matrix<float, Rows, Cols>");
 
   using value_type = T;
   /// Number of rows, as a Hana integral constant (`M::rows()` is the value).
@@ -55,12 +58,18 @@ struct matrix {
   }
 
   /// Element (i, j). Out of range: a compile error in constant evaluation, an assertion at run time.
-  constexpr T& operator()(std::size_t i, std::size_t j) noexcept {
+  constexpr T& operator()(std::size_t i, std::size_t j) & noexcept {
     detail::check_index<Rows, Cols>(i, j);
     return elems[i * Cols + j];
   }
   /// Element (i, j), read-only.
-  constexpr const T& operator()(std::size_t i, std::size_t j) const noexcept {
+  constexpr const T& operator()(std::size_t i, std::size_t j) const& noexcept {
+    detail::check_index<Rows, Cols>(i, j);
+    return elems[i * Cols + j];
+  }
+  /// Element (i, j) of a temporary, read-only: a temporary matrix (`row(m, i)`, `t[b]`, what
+  /// `matmul` returns) is a copy, so writing to it would change nothing. Write `m(i, j)`.
+  constexpr const T& operator()(std::size_t i, std::size_t j) && noexcept {  // read-only: a temporary is a copy
     detail::check_index<Rows, Cols>(i, j);
     return elems[i * Cols + j];
   }
@@ -111,7 +120,7 @@ constexpr matrix<T, N, N> identity() noexcept {
   return m;
 }
 
-/// Row i as a 1 x Cols matrix.
+/// Row i as a 1 x Cols matrix: a copy, not a view (write `m(i, j)` to change m).
 template <class T, std::size_t Rows, std::size_t Cols>
 constexpr matrix<T, 1, Cols> row(const matrix<T, Rows, Cols>& m, std::size_t i) noexcept {
   detail::check_index<Rows>(i);
@@ -120,7 +129,7 @@ constexpr matrix<T, 1, Cols> row(const matrix<T, Rows, Cols>& m, std::size_t i) 
   return r;
 }
 
-/// Column j as a Rows x 1 matrix.
+/// Column j as a Rows x 1 matrix: a copy, not a view.
 template <class T, std::size_t Rows, std::size_t Cols>
 constexpr matrix<T, Rows, 1> col(const matrix<T, Rows, Cols>& m, std::size_t j) noexcept {
   detail::check_index<Cols>(j);

@@ -22,6 +22,8 @@ template <class T, std::size_t d_in, std::size_t d_out>
 struct self_attention {
   static_assert(detail::check_attention_element<T>());
 
+  /// The element type of the weights, the inputs and the outputs.
+  using value_type = T;
   /// Features in and out, for shape folds over a model (model.hpp).
   static constexpr std::size_t in_features = d_in;
   static constexpr std::size_t out_features = d_out;
@@ -74,5 +76,10 @@ struct self_attention {
     return detail::per_item(x, *this);
   }
 };
+
+/// `self_attention att{W_query, W_key, W_value}` deduces T, d_in and d_out from the first weight
+/// (d_in x d_out, the x @ W layout); the constructor checks the others against them.
+template <class T, std::size_t DIn, std::size_t DOut, class... Rest>
+self_attention(const matrix<T, DIn, DOut>&, const Rest&...) -> self_attention<T, DIn, DOut>;
 
 }  // namespace static_attention

@@ -49,6 +49,16 @@ inline constexpr bool braced_rows_fit<shape<R, C>, braced_rows<Lengths...>> =
 template <class A, class B>
 inline constexpr bool shapes_equal = std::is_same_v<A, B>;
 
+/// A 1 x C row broadcasts over every row of an R x C matrix or a B x N x C tensor, as in
+/// PyTorch's `y + bias`: `row_broadcast_fits<shape<6, 3>, shape<1, 4>>` is false (a row of 4
+/// columns over a 6 x 3 matrix).
+template <class Shape, class Row>
+inline constexpr bool row_broadcast_fits = false;
+template <std::size_t R, std::size_t C>
+inline constexpr bool row_broadcast_fits<shape<R, C>, shape<1, C>> = true;
+template <std::size_t B, std::size_t N, std::size_t C>
+inline constexpr bool row_broadcast_fits<shape<B, N, C>, shape<1, C>> = true;
+
 /// Operands have one element type.
 template <class A, class B>
 inline constexpr bool element_types_equal = std::is_same_v<A, B>;
@@ -80,9 +90,16 @@ inline constexpr bool tokens_within_context_length = Tokens <= ContextLength;
 /// No bound on the number of tokens: the default context length.
 inline constexpr std::size_t no_context_limit = static_cast<std::size_t>(-1);
 
-/// Softmax and attention need a floating-point element type.
+/// Softmax and attention need a floating-point element type with the library's math: float or
+/// double. (long double is refused: static_attention's exp, log, sqrt and tanh, and so their
+/// accuracy contract, are float and double only.)
 template <class T>
-inline constexpr bool is_floating_element = std::is_floating_point_v<T>;
+inline constexpr bool is_floating_element = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+/// Matrices and tensors hold arithmetic elements without const or volatile: a read-only matrix is
+/// a `const matrix<float, R, C>`, not a `matrix<const float, R, C>`.
+template <class T>
+inline constexpr bool is_plain_element = std::is_arithmetic_v<T>&& std::is_same_v<T, std::remove_cv_t<T>>;
 
 namespace detail {
 template <class M>

@@ -57,7 +57,12 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
       }
       T total{};
       for (std::size_t j = 0; j < len; ++j) {
-        const T e = static_attention::exp(x[j] - row_max);  // exp(-inf) is exactly 0
+        // x - max can overflow to -inf ({FLT_MAX, -FLT_MAX}), which GCC's constant evaluator
+        // refuses and Clang's accepts. Halves cannot overflow, and when x - max < -max_finite / 2
+        // its exp is exactly +0 either way, as the run-time exp(-inf) or exp(-huge) gives: so both
+        // compilers accept every finite row, with the run time's bits. (exp(-inf) is exactly 0.)
+        const bool vanishes = x[j] / 2 - row_max / 2 < -std::numeric_limits<T>::max() / 4;
+        const T e = vanishes ? T{0} : static_attention::exp(x[j] - row_max);
         y[j] = e;
         total += e;
       }

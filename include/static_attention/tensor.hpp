@@ -18,6 +18,9 @@ template <class T, std::size_t B, std::size_t N, std::size_t D>
 struct tensor {
   static_assert(B > 0 && N > 0 && D > 0, "tensor<T, B, N, D> requires B, N and D > 0");
   static_assert(std::is_arithmetic_v<T>, "tensor<T, B, N, D> requires an arithmetic element type T");
+  static_assert(is_plain_element<T>,
+                "tensor<T, B, N, D> requires an element type T without const or volatile; for a read-only tensor, "
+                "make the tensor const: const tensor<float, B, N, D>");
 
   using value_type = T;
   /// The matrix type of one batch item.
@@ -57,16 +60,23 @@ struct tensor {
   }
 
   /// Element (b, i, j). Out of range: a compile error in constant evaluation, an assertion at run time.
-  constexpr T& operator()(std::size_t b, std::size_t i, std::size_t j) noexcept {
+  constexpr T& operator()(std::size_t b, std::size_t i, std::size_t j) & noexcept {
     detail::check_index<B, N, D>(b, i, j);
     return elems[(b * N + i) * D + j];
   }
-  constexpr const T& operator()(std::size_t b, std::size_t i, std::size_t j) const noexcept {
+  constexpr const T& operator()(std::size_t b, std::size_t i, std::size_t j) const& noexcept {
+    detail::check_index<B, N, D>(b, i, j);
+    return elems[(b * N + i) * D + j];
+  }
+  /// Element (b, i, j) of a temporary, read-only: writing to a copy would change nothing.
+  constexpr const T& operator()(std::size_t b, std::size_t i, std::size_t j) && noexcept {  // read-only: a copy
     detail::check_index<B, N, D>(b, i, j);
     return elems[(b * N + i) * D + j];
   }
 
-  /// Batch item b, as a copy (`t[b]` in PyTorch).
+  /// Batch item b, as a copy. Unlike PyTorch's `t[b]` it is not a view: its elements are
+  /// read-only (`t[b](i, j) = x` does not compile, since it would change nothing); write
+  /// `t(b, i, j) = x`, or replace the item with `set_item(t, b, m)`.
   constexpr item_type operator[](std::size_t b) const noexcept {
     detail::check_index<B>(b);
     item_type m;

@@ -193,3 +193,55 @@ TEST_CASE("error codes have names") {
   CHECK(sa::to_string_view(errc::zip_crc_mismatch) == "zip_crc_mismatch");
   CHECK(sa::to_string_view(static_cast<errc>(1000)) == "unknown");
 }
+
+TEST_CASE("dtype messages name the dtype to convert to, for both readers") {
+  // The run-time-shaped reader takes either width: a big-endian array gets the little-endian
+  // dtype of its own width (it used to say `save a.astype('')`).
+  check_error(sa::parse_npy_array(as_span(make_npy(1, numpy_header(">f4"), 24)), "be.npy"), errc::dtype_mismatch,
+              {"found dtype '>f4' (big-endian); save a.astype('<f4')"});
+  check_error(sa::parse_npy_array(as_span(make_npy(1, numpy_header(">f8"), 48)), "be.npy"), errc::dtype_mismatch,
+              {"found dtype '>f8' (big-endian); save a.astype('<f8')"});
+  check_error(sa::load_npy_array(fixture("big_endian_f4_3x2.npy")), errc::dtype_mismatch, {"save a.astype('<f4')"});
+  check_error(sa::load_npy_array(fixture("int32_3x2.npy")), errc::dtype_mismatch,
+              {"found dtype '<i4'; save a.astype(np.float32) or a.astype(np.float64)"});
+  // The typed reader names the dtype of its type.
+  check_error(parse(make_npy(1, numpy_header("<i4"), 24)), errc::dtype_mismatch,
+              {"found dtype '<i4'; save a.astype(np.float32)"});
+  check_error(sa::parse_npy<sa::matrix<double, 3, 2>>(as_span(make_npy(1, numpy_header(">f4"), 24))),
+              errc::dtype_mismatch, {"(big-endian); save a.astype('<f8')"});
+  for (const char* descr : {">f4", ">f8", "<i4", "|b1", "<f2", "<c8"}) {
+    const auto r = sa::parse_npy_array(as_span(make_npy(1, numpy_header(descr), 0)));
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message.find("astype('')") == std::string::npos);
+  }
+}
+
+TEST_CASE("zero-element shapes hold no elements, however large the other dimensions") {
+  // (2**61, 2, 0): no element, so no data; it used to be called too large for memory.
+  const auto empty = sa::parse_npy_array(as_span(make_npy(1, numpy_header("<f4", "(2305843009213693952, 2, 0)"), 0)));
+  REQUIRE(empty.has_value());
+  CHECK(empty.value().header.shape == std::vector<std::size_t>{2305843009213693952u, 2, 0});
+  CHECK(empty.value().f4.empty());
+  CHECK(empty.value().f8.empty());
+  const auto none = sa::parse_npy_array(as_span(make_npy(3, numpy_header("<f8", "(0,)"), 0)));
+  REQUIRE(none.has_value());
+  CHECK(none.value().dtype == sa::npy_dtype::f8);
+  check_error(sa::parse_npy_array(as_span(make_npy(1, numpy_header("<f8", "(0, 3)"), 8))), errc::trailing_bytes,
+              {"found 8 bytes after the 0 data bytes"});
+  // Without a zero, a product past 2**64 bytes is too large, and says so with the shape.
+  check_error(sa::parse_npy_array(as_span(make_npy(1, numpy_header("<f4", "(2305843009213693952, 2, 5)"), 0))),
+              errc::too_large, {"found shape (2305843009213693952, 2, 5), more than the limit"});
+  // A zero-element file can be loaded from disk too.
+  const npy_test::temp_file file("zero", make_npy(2, numpy_header("<f4", "(4, 0)"), 0));
+  const auto from_file = sa::load_npy_array(file.str());
+  REQUIRE(from_file.has_value());
+  CHECK(from_file.value().header.shape == std::vector<std::size_t>{4, 0});
+}
+
+TEST_CASE("the run-time-shaped readers take a byte limit") {
+  const auto bytes = make_npy(1, numpy_header(), 24);
+  CHECK(sa::parse_npy_array(as_span(bytes), "x", 24).has_value());
+  check_error(sa::parse_npy_array(as_span(bytes), "x", 23), errc::too_large,
+              {"found shape (3, 2), more than the limit of 23 data bytes (max_bytes)"});
+  CHECK(sa::to_string_view(errc::too_large) == "too_large");
+}

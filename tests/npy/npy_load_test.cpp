@@ -1,6 +1,8 @@
 // Run-time truth: .npy files written by numpy load bit-exactly into the matrix or tensor type
 // that states their shape, in format versions 1.0, 2.0 and 3.0, float32 and float64.
 #include <cstddef>
+#include <memory>
+#include <vector>
 
 #include "fixture_values.hpp"
 #include "npy_test_support.hpp"
@@ -87,4 +89,48 @@ TEST_CASE("the run-time-shaped reader learns shape and dtype from the file") {
   CHECK(b.value().header.major_version == 3);
   CHECK(std::bit_cast<std::uint64_t>(b.value().f8[8]) == fx::v3_f8_3x3[8]);
   npy_test::check_error(sa::load_npy_array(fixture("int32_3x2.npy")), sa::npy_errc::dtype_mismatch, {"'<i4'"});
+}
+
+TEST_CASE("load_npy(path, m), parse_npy(bytes, m), load_npz(path, entry, m) write m only on success") {
+  // A matrix of the caller's: on the heap here, as a large one would be.
+  auto m = std::make_unique<sa::matrix<float, 3, 2>>(sa::full<float, 3, 2>(-1.0f));
+  const sa::npy_result<void> loaded = sa::load_npy(fixture("v1_f4_3x2.npy"), *m);
+  REQUIRE(loaded.has_value());
+  loaded.value();  // a no-op on success
+  CHECK(same_bits(*m, fx::v1_f4_3x2));
+
+  const auto sevens = sa::full<float, 3, 2>(7.0f);
+  auto untouched = sevens;
+  npy_test::check_error(sa::load_npy(fixture("v1_f8_2x3.npy"), untouched), sa::npy_errc::dtype_mismatch, {"'<f8'"});
+  npy_test::check_error(sa::load_npy(fixture("no_such.npy"), untouched), sa::npy_errc::file_not_found, {"no_such"});
+  const auto bytes = npy_test::read_bytes(fixture("v1_f4_3x2.npy"));
+  const std::vector<std::byte> cut(bytes.begin(), bytes.end() - 1);
+  npy_test::check_error(sa::parse_npy(npy_test::as_span(cut), untouched, "cut.npy"), sa::npy_errc::truncated_data,
+                        {"cut.npy", "found 23 of the 24 data bytes"});
+  CHECK(untouched == sevens);  // never partly filled
+
+  sa::matrix<float, 3, 2> from_memory;
+  REQUIRE(sa::parse_npy(npy_test::as_span(bytes), from_memory).has_value());
+  CHECK(same_bits(from_memory, fx::v1_f4_3x2));
+
+  sa::matrix<float, 2, 3> w_query;
+  REQUIRE(sa::load_npz(fixture("weights.npz"), "W_query", w_query).has_value());
+  CHECK(same_bits(w_query, fx::npz_W_query));
+  sa::matrix<float, 2, 3> also;
+  const auto archive = npy_test::read_bytes(fixture("weights.npz"));
+  REQUIRE(sa::parse_npz(npy_test::as_span(archive), "W_query", also, "w.npz").has_value());
+  CHECK(also == w_query);
+  auto kept = sa::full<float, 2, 3>(3.0f);
+  npy_test::check_error(sa::load_npz(fixture("weights.npz"), "nothing", kept), sa::npy_errc::zip_entry_not_found,
+                        {"nothing"});
+  CHECK(kept == sa::full<float, 2, 3>(3.0f));
+}
+
+// A result can be built straight into static or heap storage, with no copy on the way.
+TEST_CASE("a large matrix loads into static storage") {
+  static const auto big = sa::load_npy<sa::matrix<float, 3, 2>>(fixture("v1_f4_3x2.npy"));
+  REQUIRE(big.has_value());
+  const std::unique_ptr<sa::npy_result<sa::matrix<float, 3, 2>>> on_heap{
+      new sa::npy_result<sa::matrix<float, 3, 2>>(sa::load_npy<sa::matrix<float, 3, 2>>(fixture("v1_f4_3x2.npy")))};
+  CHECK(on_heap->value() == big.value());
 }

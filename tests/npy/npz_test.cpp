@@ -2,6 +2,7 @@
 // damaged or unsupported archive is an error value naming the archive, the entry and the finding.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "fixture_values.hpp"
@@ -31,7 +32,23 @@ struct archive {
   std::vector<std::byte> bytes = npy_test::read_bytes(fixture("weights.npz"));
   std::size_t eocd() const { return bytes.size() - 22; }
   std::size_t central() const { return get(bytes, eocd() + 16, 4); }  // first record: W_query.npy
-  auto load(std::string_view entry = "W_query") const { return sa::parse_npz<m23>(as_span(bytes), entry, "w.npz"); }
+  // The archive parsed in memory; load_npz reads the same bytes from a file piece by piece, and
+  // must agree: the same value, or the same error with the file's name for "w.npz".
+  auto load(std::string_view entry = "W_query") const {
+    auto from_memory = sa::parse_npz<m23>(as_span(bytes), entry, "w.npz");
+    const npy_test::temp_file file("archive", bytes);
+    const auto from_file = sa::load_npz<m23>(file.str(), entry);
+    CHECK(from_file.has_value() == from_memory.has_value());
+    if (from_file && from_memory) CHECK(from_file.value() == from_memory.value());
+    if (!from_file && !from_memory) {
+      CHECK(from_file.error().code == from_memory.error().code);
+      std::string message = from_file.error().message;
+      for (std::size_t at = message.find(file.str()); at != std::string::npos; at = message.find(file.str()))
+        message.replace(at, file.str().size(), "w.npz");
+      CHECK(message == from_memory.error().message);
+    }
+    return from_memory;
+  }
 };
 }  // namespace
 

@@ -1,6 +1,9 @@
 // softmax: agreement with numpy, stability at extreme scores, exact zeros under the mask,
 // the documented result of a fully masked row, and NaN propagation.
+#include <bit>
+#include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <static_attention/softmax.hpp>
 
@@ -97,3 +100,29 @@ TEST_CASE("a fully masked row gives zeros (documented; PyTorch gives NaN)") {
 }
 TEST_CASE("a row holding NaN or +inf gives NaN, as in PyTorch") { SA_CHECK_BOTH(nan_or_plus_inf_gives_a_nan_row()); }
 TEST_CASE("tensor softmax acts on every row of every batch item") { SA_CHECK_BOTH(tensor_softmax_is_per_row()); }
+
+namespace {
+// {MAX, -MAX, 0}: x - max overflows to -inf for the second entry (and is -MAX for the third).
+// torch.softmax gives [1, 0, 0]; GCC's constant evaluator used to refuse the overflowing
+// subtraction, which Clang's accepted. Now both accept it, with the run time's bits.
+template <class T>
+constexpr bool largest_finite_scores_give_one_and_zeros() {
+  constexpr T big = std::numeric_limits<T>::max();
+  const sa::matrix<T, 2, 3> x{{big, -big, T{0}}, {-big, T{0}, big}};
+  const auto y = sa::softmax(x);
+  const sa::matrix<T, 2, 3> expected{{T{1}, T{0}, T{0}}, {T{0}, T{0}, T{1}}};
+  if (!(y == expected)) return false;
+  using bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  for (const T v : y)
+    if (v == T{0} && std::bit_cast<bits>(v) != 0) return false;  // +0, as exp(-inf) gives at run time
+  // The same in a batch, and where -MAX is the row's maximum's neighbour: [-MAX, -MAX] is uniform.
+  const auto batched = sa::softmax(sa::stack(x, x));
+  const auto uniform = sa::softmax(sa::matrix<T, 1, 2>{{-big, -big}});
+  return batched[0] == expected && batched[1] == expected && uniform == sa::matrix<T, 1, 2>{{T{0.5}, T{0.5}}};
+}
+}  // namespace
+
+TEST_CASE("{MAX, -MAX, 0} gives [1, 0, 0] at compile time on both compilers, and at run time") {
+  SA_CHECK_BOTH(largest_finite_scores_give_one_and_zeros<float>());
+  SA_CHECK_BOTH(largest_finite_scores_give_one_and_zeros<double>());
+}

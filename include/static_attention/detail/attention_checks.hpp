@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
+#include <type_traits>
 
 #include <static_attention/matrix.hpp>
 #include <static_attention/shape_rules.hpp>
@@ -84,5 +86,41 @@ constexpr void check_input() noexcept {
   static_assert(tokens_within_context_length<N, ContextLength>,
                 "the sequence is longer than the module's context_length");
 }
+
+// What model folds (model.hpp) read from a layer besides its features: its element type (void
+// when it states none, which agrees with any) and the longest sequence it takes (no_context_limit
+// when it states none).
+template <class L>
+struct layer_element {
+  using type = void;
+};
+template <class L>
+requires requires { typename L::value_type; }
+struct layer_element<L> {
+  using type = typename L::value_type;
+};
+template <class L>
+using layer_element_t = typename layer_element<std::remove_cvref_t<L>>::type;
+
+template <class L>
+constexpr std::size_t max_tokens_of() noexcept {
+  if constexpr (requires { std::remove_cvref_t<L>::max_tokens; })
+    return std::remove_cvref_t<L>::max_tokens;
+  else
+    return no_context_limit;
+}
+
+// The longest sequence all of the layers take.
+template <class... Layers>
+constexpr std::size_t min_max_tokens() noexcept {
+  std::size_t limit = no_context_limit;
+  for (const std::size_t each : {max_tokens_of<Layers>()...}) limit = each < limit ? each : limit;
+  return limit;
+}
+
+template <class First, class...>
+struct first_type {
+  using type = First;
+};
 
 }  // namespace static_attention::detail

@@ -35,6 +35,7 @@ enum class npy_errc {
   zip_compressed,       ///< a compressed entry, as np.savez_compressed writes
   zip_entry_not_found,  ///< no entry of the requested name
   zip_crc_mismatch,     ///< an entry's data do not match their CRC-32
+  too_large,            ///< an array of run-time shape larger than the reader's byte limit
 };
 
 /// The name of an error code, e.g. "shape_mismatch".
@@ -43,7 +44,8 @@ constexpr std::string_view to_string_view(npy_errc code) noexcept {
       "file_not_found",   "file_unreadable", "bad_magic",        "unsupported_version", "truncated_header",
       "header_too_large", "header_encoding", "malformed_header", "header_keys",         "dtype_mismatch",
       "fortran_order",    "shape_mismatch",  "truncated_data",   "trailing_bytes",      "zip_malformed",
-      "zip_truncated",    "zip_unsupported", "zip_compressed",   "zip_entry_not_found", "zip_crc_mismatch"};
+      "zip_truncated",    "zip_unsupported", "zip_compressed",   "zip_entry_not_found", "zip_crc_mismatch",
+      "too_large"};
   const auto i = static_cast<std::size_t>(code);
   return i < std::size(names) ? names[i] : std::string_view{"unknown"};
 }
@@ -64,19 +66,38 @@ namespace detail {
 }
 }  // namespace detail
 
+namespace detail {
+// Tag of npy_result's constructor that fills the value where it will stay (see below).
+struct npy_fill_t {
+  explicit npy_fill_t() = default;
+};
+inline constexpr npy_fill_t npy_fill{};
+}  // namespace detail
+
 /// Either a fully loaded T or an npy_error, never both and never a partly filled T.
 ///
 /// `value()` on an error and `error()` on a value print a message and abort(), so check
 /// `has_value()` (or the result itself, as a bool) first.
+///
+/// The value lives inside the result. For a large matrix keep the result and use `value()` by
+/// reference (`const auto& w = r.value();`): `auto w = load_npy<M>(p).value();` copies it.
 template <class T>
 class [[nodiscard]] npy_result {
  public:
+  using value_type = T;
+
   /// A success.
   npy_result(T value) : value_(std::move(value)) {}  // NOLINT: implicit, as std::expected
-  /// A success holding T constructed in place from args, as std::expected; lets a reader fill a
-  /// large matrix where it will stay instead of copying it into the result.
+  /// A success holding T constructed in place from args, as std::expected.
   template <class... Args>
   explicit npy_result(std::in_place_t, Args&&... args) : value_(std::in_place, std::forward<Args>(args)...) {}
+  /// A success holding a value-initialised T that `fill(T&)` then writes, where it will stay: the
+  /// readers return `npy_result<M>(detail::npy_fill, ...)` as a prvalue, so a large matrix is
+  /// decoded straight into the caller's result and never copied on the stack.
+  template <class Fill>
+  npy_result(detail::npy_fill_t, Fill&& init_fill) : value_(std::in_place) {
+    std::forward<Fill>(init_fill)(*value_);
+  }
   /// A failure.
   npy_result(npy_error error) : error_(std::move(error)) {}  // NOLINT: implicit, as std::expected
 
@@ -111,6 +132,38 @@ class [[nodiscard]] npy_result {
 
   std::optional<T> value_;
   npy_error error_{};
+};
+
+/// Success or an npy_error, for the readers that write into a matrix the caller owns
+/// (`load_npy(path, m)`), as `std::expected<void, npy_error>`.
+template <>
+class [[nodiscard]] npy_result<void> {
+ public:
+  using value_type = void;
+
+  /// A success.
+  npy_result() noexcept = default;
+  /// A failure.
+  npy_result(npy_error error) : error_(std::move(error)), ok_(false) {}  // NOLINT: implicit, as std::expected
+
+  /// True on success.
+  bool has_value() const noexcept { return ok_; }
+  explicit operator bool() const noexcept { return ok_; }
+
+  /// Nothing, on success; aborts with the error's message on a failure.
+  void value() const noexcept {
+    if (!ok_) detail::npy_bad_result_access("npy_result::value() called on an error", error_.message);
+  }
+
+  /// The error; aborts on a success.
+  const npy_error& error() const noexcept {
+    if (ok_) detail::npy_bad_result_access("npy_result::error() called on a value", "");
+    return error_;
+  }
+
+ private:
+  npy_error error_{};
+  bool ok_ = true;
 };
 
 }  // namespace static_attention

@@ -1,6 +1,7 @@
 // A reader for the ZIP archives np.savez writes: stored (uncompressed) entries, found through the
-// central directory. Enough of PKWARE's APPNOTE to read .npz files, and a clear refusal of the rest
-// (compression, encryption, ZIP64 end records, multi-disk archives).
+// central directory, in memory or in a regular file read piece by piece. Enough of PKWARE's
+// APPNOTE to read .npz files, and a clear refusal of the rest (compression, encryption, ZIP64 end
+// records, multi-disk archives).
 #pragma once
 
 #include <array>
@@ -9,7 +10,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include <static_attention/detail/npy_file.hpp>
 #include <static_attention/detail/npy_header.hpp>
 #include <static_attention/detail/npy_result.hpp>
 
@@ -55,7 +59,7 @@ inline std::uint64_t zip_u64(std::span<const std::byte> b, std::size_t at) {
 
 // One central-directory record, sizes and offset widened by its ZIP64 extra field if present.
 struct zip_central_entry {
-  std::string_view name;
+  std::string name;
   std::uint32_t flags = 0;
   std::uint32_t method = 0;
   std::uint32_t crc = 0;
@@ -92,41 +96,101 @@ inline bool zip_apply_zip64(std::span<const std::byte> extra, zip_central_entry&
   return false;
 }
 
+// Where an entry's data lie in the archive, and their CRC-32.
+struct zip_entry_location {
+  std::uint64_t data_at = 0;
+  std::uint64_t size = 0;
+  std::uint32_t crc = 0;
+};
+
+// An archive held in memory.
+class zip_memory_source {
+ public:
+  explicit zip_memory_source(std::span<const std::byte> bytes) noexcept : bytes_(bytes) {}
+  std::uint64_t size() const noexcept { return bytes_.size(); }
+  // The `len` bytes at `at`, which the caller has checked lie inside the archive.
+  npy_result<std::span<const std::byte>> read(std::uint64_t at, std::size_t len, const npy_context&) const {
+    return bytes_.subspan(static_cast<std::size_t>(at), len);
+  }
+
+ private:
+  std::span<const std::byte> bytes_;
+};
+
+// An archive in a regular file, read piece by piece: each read replaces the previous one, so
+// memory holds one piece at a time (at most 64 KiB of end record and comment, one central
+// directory record, or one entry's data).
+class zip_file_source {
+ public:
+  zip_file_source(npy_input& in, std::uint64_t size) noexcept : in_(&in), size_(size) {}
+  std::uint64_t size() const noexcept { return size_; }
+  npy_result<std::span<const std::byte>> read(std::uint64_t at, std::size_t len, const npy_context& ctx) {
+    if (auto e = in_->read_at(at, len, buffer_, ctx)) return std::move(*e);
+    return std::span<const std::byte>{buffer_.data(), buffer_.size()};
+  }
+
+ private:
+  npy_input* in_;
+  std::uint64_t size_;
+  std::vector<std::byte> buffer_;
+};
+
 // Finds the entry named `key` or `key` + ".npy" (np.savez adds the suffix; np.load accepts both)
-// and returns its data, after checking them against the central directory and their CRC-32.
-// `entry_name` receives the entry's full name, for messages about its contents.
-inline npy_result<std::span<const std::byte>> find_zip_entry(std::span<const std::byte> zip, std::string_view key,
-                                                             const npy_context& ctx, std::string& entry_name) {
-  const std::size_t n = zip.size();
+// and returns where its data lie, after checking them against the central directory. Reads only
+// the end record (with the archive comment), the central directory one record at a time, and the
+// entry's local header. `entry_name` receives the entry's full name, for messages about its
+// contents.
+template <class Source>
+npy_result<zip_entry_location> find_zip_entry(Source& zip, std::string_view key, const npy_context& ctx,
+                                              std::string& entry_name) {
+  const std::uint64_t n = zip.size();
   // The end record is the last 22 bytes plus a comment of up to 65535 bytes; scan back for a
   // signature whose comment length reaches exactly the end of the input.
-  std::size_t end_at = n;
-  for (std::size_t back = 0; n >= zip_end_size && back <= 0xffff && back <= n - zip_end_size; ++back) {
-    const std::size_t at = n - zip_end_size - back;
-    if (zip_u32(zip, at) == zip_end_sig && zip_u16(zip, at + 20) == back) {
-      end_at = at;
-      break;
+  std::uint64_t end_at = n;
+  std::array<std::byte, zip_end_size> end_record{};
+  if (n >= zip_end_size) {
+    const std::uint64_t tail_len = n < zip_end_size + 0xffff ? n : zip_end_size + 0xffff;
+    const std::uint64_t tail_at = n - tail_len;
+    auto tail = zip.read(tail_at, static_cast<std::size_t>(tail_len), ctx);
+    if (!tail) return tail.error();
+    const std::span<const std::byte> t = tail.value();
+    for (std::size_t back = 0; back <= 0xffff && back <= tail_len - zip_end_size; ++back) {
+      const std::size_t at = static_cast<std::size_t>(tail_len) - zip_end_size - back;
+      if (zip_u32(t, at) == zip_end_sig && zip_u16(t, at + 20) == back) {
+        end_at = tail_at + at;
+        for (std::size_t i = 0; i < zip_end_size; ++i) end_record[i] = t[at + i];
+        break;
+      }
     }
   }
   if (end_at == n) {
-    if (n >= std::size(npy_magic) && std::to_integer<unsigned>(zip[0]) == npy_magic[0] &&
-        std::to_integer<unsigned>(zip[1]) == 'N')
+    auto head = zip.read(0, static_cast<std::size_t>(n < 8 ? n : 8), ctx);
+    if (!head) return head.error();
+    const std::span<const std::byte> h = head.value();
+    if (h.size() >= std::size(npy_magic) && std::to_integer<unsigned>(h[0]) == npy_magic[0] &&
+        std::to_integer<unsigned>(h[1]) == 'N')
       return npy_fail(npy_errc::zip_malformed, ctx, "found a .npy file, not an .npz archive; use load_npy");
-    if (n >= 4 && zip_u32(zip, 0) == zip_local_sig)
+    if (h.size() >= 4 && zip_u32(h, 0) == zip_local_sig)
       return npy_fail(npy_errc::zip_truncated, ctx,
                       "found the start of a ZIP archive but no end-of-central-directory record; the archive is "
                       "truncated (" +
                           std::to_string(n) + " bytes)");
     return npy_fail(npy_errc::zip_malformed, ctx,
-                    "found bytes " + npy_leading_bytes(zip) +
+                    "found bytes " + npy_leading_bytes(h) +
                         " and no end-of-central-directory record; not a ZIP "
                         "archive (.npz)");
   }
-  const std::uint32_t disk = zip_u16(zip, end_at + 4), cd_disk = zip_u16(zip, end_at + 6);
-  const std::uint32_t disk_entries = zip_u16(zip, end_at + 8), entries = zip_u16(zip, end_at + 10);
-  const std::uint64_t cd_size = zip_u32(zip, end_at + 12), cd_offset = zip_u32(zip, end_at + 16);
-  if (entries == 0xffff || cd_size == 0xffffffffu || cd_offset == 0xffffffffu ||
-      (end_at >= 20 && zip_u32(zip, end_at - 20) == zip64_locator_sig))
+  const std::span<const std::byte> end{end_record};
+  const std::uint32_t disk = zip_u16(end, 4), cd_disk = zip_u16(end, 6);
+  const std::uint32_t disk_entries = zip_u16(end, 8), entries = zip_u16(end, 10);
+  const std::uint64_t cd_size = zip_u32(end, 12), cd_offset = zip_u32(end, 16);
+  bool zip64_locator = false;
+  if (end_at >= 20) {
+    auto locator = zip.read(end_at - 20, 4, ctx);
+    if (!locator) return locator.error();
+    zip64_locator = zip_u32(locator.value(), 0) == zip64_locator_sig;
+  }
+  if (entries == 0xffff || cd_size == 0xffffffffu || cd_offset == 0xffffffffu || zip64_locator)
     return npy_fail(npy_errc::zip_unsupported, ctx,
                     "found a ZIP64 end record (archives over 4 GiB or 65535 entries are not supported)");
   if (disk != 0 || cd_disk != 0 || disk_entries != entries)
@@ -139,39 +203,48 @@ inline npy_result<std::span<const std::byte>> find_zip_entry(std::span<const std
   std::string names;  // for the message when the entry is missing
   zip_central_entry found;
   bool have = false;
-  std::size_t at = static_cast<std::size_t>(cd_offset);
-  const std::size_t cd_end = static_cast<std::size_t>(cd_offset + cd_size);
+  std::uint64_t at = cd_offset;
+  const std::uint64_t cd_end = cd_offset + cd_size;
   for (std::uint32_t i = 0; i < entries; ++i) {
-    if (cd_end - at < zip_central_size || zip_u32(zip, at) != zip_central_sig)
+    const auto damaged = [&] {
       return npy_fail(npy_errc::zip_malformed, ctx,
                       "central directory record " + std::to_string(i) + " of " + std::to_string(entries) +
                           " is missing or damaged (offset " + std::to_string(at) + ")");
+    };
+    if (cd_end - at < zip_central_size) return damaged();
+    auto fixed = zip.read(at, zip_central_size, ctx);
+    if (!fixed) return fixed.error();
+    const std::span<const std::byte> r = fixed.value();
+    if (zip_u32(r, 0) != zip_central_sig) return damaged();
     zip_central_entry e;
-    e.flags = zip_u16(zip, at + 8);
-    e.method = zip_u16(zip, at + 10);
-    e.crc = zip_u32(zip, at + 16);
-    e.compressed_size = zip_u32(zip, at + 20);
-    e.size = zip_u32(zip, at + 24);
-    const std::size_t name_len = zip_u16(zip, at + 28), extra_len = zip_u16(zip, at + 30),
-                      comment_len = zip_u16(zip, at + 32);
-    e.local_offset = zip_u32(zip, at + 42);
-    const std::size_t record_len = zip_central_size + name_len + extra_len + comment_len;
+    e.flags = zip_u16(r, 8);
+    e.method = zip_u16(r, 10);
+    e.crc = zip_u32(r, 16);
+    e.compressed_size = zip_u32(r, 20);
+    e.size = zip_u32(r, 24);
+    const std::size_t name_len = zip_u16(r, 28), extra_len = zip_u16(r, 30), comment_len = zip_u16(r, 32);
+    e.local_offset = zip_u32(r, 42);
+    const std::uint64_t record_len = zip_central_size + name_len + extra_len + comment_len;
     if (cd_end - at < record_len)
       return npy_fail(npy_errc::zip_malformed, ctx,
                       "central directory record " + std::to_string(i) + " extends past the central directory");
-    e.name = std::string_view{reinterpret_cast<const char*>(zip.data() + at + zip_central_size), name_len};
-    if (!zip_apply_zip64(zip.subspan(at + zip_central_size + name_len, extra_len), e))
+    auto variable = zip.read(at + zip_central_size, name_len + extra_len, ctx);
+    if (!variable) return variable.error();
+    const std::span<const std::byte> v = variable.value();
+    e.name.assign(reinterpret_cast<const char*>(v.data()), name_len);
+    if (!zip_apply_zip64(v.subspan(name_len, extra_len), e))
       return npy_fail(npy_errc::zip_malformed, ctx,
-                      "the ZIP64 extra field of entry '" + std::string{e.name} + "' is missing or damaged");
-    const bool match = e.name == key || (e.name.size() == key.size() + 4 && e.name.substr(0, key.size()) == key &&
-                                         e.name.substr(key.size()) == ".npy");
+                      "the ZIP64 extra field of entry '" + e.name + "' is missing or damaged");
+    const std::string_view name = e.name;
+    const bool match = name == key || (name.size() == key.size() + 4 && name.substr(0, key.size()) == key &&
+                                       name.substr(key.size()) == ".npy");
     if (match && have)
       return npy_fail(npy_errc::zip_malformed, ctx, "found two entries for '" + std::string{key} + "'");
+    if (names.size() < 200) names += (names.empty() ? "'" : ", '") + e.name + "'";
     if (match) {
-      found = e;
+      found = std::move(e);
       have = true;
     }
-    if (names.size() < 200) names += (names.empty() ? "'" : ", '") + std::string{e.name} + "'";
     at += record_len;
   }
   if (!have)
@@ -179,7 +252,7 @@ inline npy_result<std::span<const std::byte>> find_zip_entry(std::span<const std
                     "found no entry '" + std::string{key} + "' or '" + std::string{key} + ".npy'; the archive holds " +
                         (names.empty() ? std::string{"no entries"} : names));
 
-  entry_name.assign(found.name);
+  entry_name = found.name;
   const std::string quoted = "entry '" + entry_name + "'";
   if (found.flags & 1u) return npy_fail(npy_errc::zip_unsupported, ctx, quoted + " is encrypted");
   if (found.method != 0)
@@ -195,21 +268,38 @@ inline npy_result<std::span<const std::byte>> find_zip_entry(std::span<const std
   if (local > n || n - local < zip_local_size)
     return npy_fail(npy_errc::zip_truncated, ctx,
                     "the local header of " + quoted + " lies past the end of the archive");
-  const auto lat = static_cast<std::size_t>(local);
-  if (zip_u32(zip, lat) != zip_local_sig)
+  auto local_header = zip.read(local, zip_local_size, ctx);
+  if (!local_header) return local_header.error();
+  const std::span<const std::byte> l = local_header.value();
+  if (zip_u32(l, 0) != zip_local_sig)
     return npy_fail(npy_errc::zip_malformed, ctx, "found no local header signature for " + quoted);
-  const std::size_t local_name_len = zip_u16(zip, lat + 26), local_extra_len = zip_u16(zip, lat + 28);
+  const std::size_t local_name_len = zip_u16(l, 26), local_extra_len = zip_u16(l, 28);
   const std::uint64_t data_at = local + zip_local_size + local_name_len + local_extra_len;
   if (data_at > n || n - data_at < found.size)
     return npy_fail(
         npy_errc::zip_truncated, ctx,
         "the " + std::to_string(found.size) + " data bytes of " + quoted + " extend past the end of the archive");
-  if (std::string_view{reinterpret_cast<const char*>(zip.data() + lat + zip_local_size), local_name_len} != found.name)
+  auto local_name = zip.read(local + zip_local_size, local_name_len, ctx);
+  if (!local_name) return local_name.error();
+  if (std::string_view{reinterpret_cast<const char*>(local_name.value().data()), local_name_len} != found.name)
     return npy_fail(npy_errc::zip_malformed, ctx, "the local header of " + quoted + " names a different entry");
-  const auto data = zip.subspan(static_cast<std::size_t>(data_at), static_cast<std::size_t>(found.size));
-  if (zip_crc32(data) != found.crc)
+  return zip_entry_location{data_at, found.size, found.crc};
+}
+
+// The data of an entry that find_zip_entry located: all of them, checked against their CRC-32;
+// or, when the entry is longer than `max_bytes` (more than any input the caller accepts), only its
+// first max_bytes + 1 bytes, unchecked, so that a huge entry is never read whole. `cut` says which.
+template <class Source>
+npy_result<std::span<const std::byte>> read_zip_entry(Source& zip, const zip_entry_location& entry,
+                                                      const std::string& entry_name, std::size_t max_bytes, bool& cut,
+                                                      const npy_context& ctx) {
+  cut = entry.size > max_bytes;
+  const std::size_t len = cut ? max_bytes + 1 : static_cast<std::size_t>(entry.size);
+  auto data = zip.read(entry.data_at, len, ctx);
+  if (!data) return data.error();
+  if (!cut && zip_crc32(data.value()) != entry.crc)
     return npy_fail(npy_errc::zip_crc_mismatch, ctx,
-                    "the data of " + quoted + " do not match their CRC-32; the archive is damaged");
+                    "the data of entry '" + entry_name + "' do not match their CRC-32; the archive is damaged");
   return data;
 }
 

@@ -1,0 +1,18 @@
+// exp of a long double: refused with a reason, not reported as an ambiguity.
+// expect: static_attention::exp has float and double overloads only; long double is not supported
+#include <static_attention/math.hpp>
+
+namespace sa = static_attention;
+
+int main() {
+#ifdef SA_TWIN
+  // [snippet:right]
+  constexpr double e = sa::exp(1.0);
+  // [/snippet]
+#else
+  // [snippet:wrong]
+  constexpr long double e = sa::exp(1.0L);
+  // [/snippet]
+#endif
+  return static_cast<int>(e);
+}
