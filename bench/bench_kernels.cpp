@@ -358,7 +358,8 @@ BENCHMARK(bench::copy_bandwidth);
 template <class T>
 void fma_peak(benchmark::State& state) {
   constexpr std::size_t lanes = sa::detail::simd::native_lanes<T>;
-  constexpr std::size_t chains = 16;
+  // Enough chains to cover the FMA latency on every pipe, within the register file (16 or 32).
+  constexpr std::size_t chains = sa::detail::simd::vector_registers >= 32 ? 16 : 12;
   using V = sa::detail::simd::vec<T, lanes>;
   constexpr std::size_t steps = 1024;
   V acc[chains];
