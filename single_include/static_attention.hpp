@@ -10,7 +10,13 @@
 // - static_attention/causal_attention.hpp
 // - static_attention/dropout.hpp
 // - static_attention/elementwise.hpp
+// - static_attention/embedding.hpp
+// - static_attention/feed_forward.hpp
+// - static_attention/gelu.hpp
+// - static_attention/gpt.hpp
 // - static_attention/heatmap.hpp
+// - static_attention/kv_cache.hpp
+// - static_attention/layer_norm.hpp
 // - static_attention/linear_layer.hpp
 // - static_attention/masking.hpp
 // - static_attention/math.hpp
@@ -20,6 +26,7 @@
 // - static_attention/multi_head_attention.hpp
 // - static_attention/named.hpp
 // - static_attention/print.hpp
+// - static_attention/quantize.hpp
 // - static_attention/random.hpp
 // - static_attention/self_attention.hpp
 // - static_attention/shape.hpp
@@ -29,6 +36,8 @@
 // - static_attention/softmax.hpp
 // - static_attention/static_attention.hpp
 // - static_attention/tensor.hpp
+// - static_attention/torch_init.hpp
+// - static_attention/transformer_block.hpp
 //
 // Not included: static_attention/npy.hpp (loading .npy/.npz files); use include/ for it.
 // fmt.hpp is included behind the switch print.hpp has: define STATIC_ATTENTION_USE_FMT, with
@@ -55,15 +64,19 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <ostream>
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 // ---- static_attention/static_attention.hpp ---------------------------------------------------
 // static_attention: shape-typed, constexpr transformer attention. The umbrella header; it
@@ -211,6 +224,16 @@ inline constexpr bool braced_rows_fit<shape<R, C>, braced_rows<Lengths...>> =
 template <class A, class B>
 inline constexpr bool shapes_equal = std::is_same_v<A, B>;
 
+/// A 1 x C row broadcasts over every row of an R x C matrix or a B x N x C tensor, as in
+/// PyTorch's `y + bias`: `row_broadcast_fits<shape<6, 3>, shape<1, 4>>` is false (a row of 4
+/// columns over a 6 x 3 matrix).
+template <class Shape, class Row>
+inline constexpr bool row_broadcast_fits = false;
+template <std::size_t R, std::size_t C>
+inline constexpr bool row_broadcast_fits<shape<R, C>, shape<1, C>> = true;
+template <std::size_t B, std::size_t N, std::size_t C>
+inline constexpr bool row_broadcast_fits<shape<B, N, C>, shape<1, C>> = true;
+
 /// Operands have one element type.
 template <class A, class B>
 inline constexpr bool element_types_equal = std::is_same_v<A, B>;
@@ -242,9 +265,16 @@ inline constexpr bool tokens_within_context_length = Tokens <= ContextLength;
 /// No bound on the number of tokens: the default context length.
 inline constexpr std::size_t no_context_limit = static_cast<std::size_t>(-1);
 
-/// Softmax and attention need a floating-point element type.
+/// Softmax and attention need a floating-point element type with the library's math: float or
+/// double. (long double is refused: static_attention's exp, log, sqrt and tanh, and so their
+/// accuracy contract, are float and double only.)
 template <class T>
-inline constexpr bool is_floating_element = std::is_floating_point_v<T>;
+inline constexpr bool is_floating_element = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+/// Matrices and tensors hold arithmetic elements without const or volatile: a read-only matrix is
+/// a `const matrix<float, R, C>`, not a `matrix<const float, R, C>`.
+template <class T>
+inline constexpr bool is_plain_element = std::is_arithmetic_v<T>&& std::is_same_v<T, std::remove_cv_t<T>>;
 
 namespace detail {
 template <class M>
@@ -269,6 +299,14 @@ using shape_t = typename detail::shape_of<std::remove_cvref_t<M>>::type;
 
 namespace static_attention {
 
+namespace detail {
+/// Tag of matrix's constructor that leaves the elements for a kernel to write.
+struct uninitialized_t {
+  explicit uninitialized_t() = default;
+};
+inline constexpr uninitialized_t uninitialized{};
+}  // namespace detail
+
 /// A Rows x Cols matrix of T, row-major and contiguous, with no heap.
 ///
 /// Trivially copyable and structural (it can be a template argument). Every operation on it is
@@ -278,6 +316,9 @@ template <class T, std::size_t Rows, std::size_t Cols>
 struct matrix {
   static_assert(Rows > 0 && Cols > 0, "matrix<T, Rows, Cols> requires Rows > 0 and Cols > 0");
   static_assert(std::is_arithmetic_v<T>, "matrix<T, Rows, Cols> requires an arithmetic element type T");
+  static_assert(is_plain_element<T>,
+                "matrix<T, Rows, Cols> requires an element type T without const or volatile; for a read-only "
+                "matrix, make the matrix const: const matrix<float, Rows, Cols>");
 
   using value_type = T;
   /// Number of rows, as a Hana integral constant (`M::rows()` is the value).
@@ -288,10 +329,14 @@ struct matrix {
   static constexpr std::size_t size = Rows * Cols;
 
   /// Row-major storage. Public only so that the type is structural; prefer `m(i, j)`.
-  T elems[Rows * Cols]{};
+  T elems[Rows * Cols];
 
   /// Zeros.
-  constexpr matrix() noexcept = default;
+  constexpr matrix() noexcept : elems{} {}
+
+  /// Storage the library fills at once (a kernel's result): not zeroed first, which for small
+  /// products costs as much as the product.
+  constexpr explicit matrix(detail::uninitialized_t) noexcept {}
 
   /// One braced list per row; the number of rows and columns must match the type.
   template <std::size_t... RowLengths>
@@ -312,12 +357,18 @@ struct matrix {
   }
 
   /// Element (i, j). Out of range: a compile error in constant evaluation, an assertion at run time.
-  constexpr T& operator()(std::size_t i, std::size_t j) noexcept {
+  constexpr T& operator()(std::size_t i, std::size_t j) & noexcept {
     detail::check_index<Rows, Cols>(i, j);
     return elems[i * Cols + j];
   }
   /// Element (i, j), read-only.
-  constexpr const T& operator()(std::size_t i, std::size_t j) const noexcept {
+  constexpr const T& operator()(std::size_t i, std::size_t j) const& noexcept {
+    detail::check_index<Rows, Cols>(i, j);
+    return elems[i * Cols + j];
+  }
+  /// Element (i, j) of a temporary, read-only: a temporary matrix (`row(m, i)`, `t[b]`, what
+  /// `matmul` returns) is a copy, so writing to it would change nothing. Write `m(i, j)`.
+  constexpr const T& operator()(std::size_t i, std::size_t j) && noexcept {  // read-only: a temporary is a copy
     detail::check_index<Rows, Cols>(i, j);
     return elems[i * Cols + j];
   }
@@ -368,7 +419,7 @@ constexpr matrix<T, N, N> identity() noexcept {
   return m;
 }
 
-/// Row i as a 1 x Cols matrix.
+/// Row i as a 1 x Cols matrix: a copy, not a view (write `m(i, j)` to change m).
 template <class T, std::size_t Rows, std::size_t Cols>
 constexpr matrix<T, 1, Cols> row(const matrix<T, Rows, Cols>& m, std::size_t i) noexcept {
   detail::check_index<Rows>(i);
@@ -377,7 +428,7 @@ constexpr matrix<T, 1, Cols> row(const matrix<T, Rows, Cols>& m, std::size_t i) 
   return r;
 }
 
-/// Column j as a Rows x 1 matrix.
+/// Column j as a Rows x 1 matrix: a copy, not a view.
 template <class T, std::size_t Rows, std::size_t Cols>
 constexpr matrix<T, Rows, 1> col(const matrix<T, Rows, Cols>& m, std::size_t j) noexcept {
   detail::check_index<Cols>(j);
@@ -428,6 +479,95 @@ constexpr matrix<T, Rows, 1> max(const matrix<T, Rows, Cols>& m) noexcept {
 // ---- static_attention/elementwise.hpp --------------------------------------------------------
 // Element-wise operations on matrices and tensors of equal shape, and with scalars.
 
+// ---- static_attention/detail/fp_contract.hpp -------------------------------------------------
+// Same bits at compile time and at run time: products that the optimiser cannot fuse.
+//
+// The constant evaluator rounds every product and every sum on its own. At run time a compiler
+// may contract a * b + c into one fused multiply-add, rounded once: GCC does so by default
+// (-ffp-contract=fast, even with -std=c++20), Clang within an expression (-ffp-contract=on), and
+// Clang folds llvm.fmuladd of constants as fused even for targets without FMA. Pragmas do not
+// stop it in every build (Clang's -ffp-contract=fast disregards them), so the run-time kernels
+// pass each product through an empty asm statement: the compiler must round the product to a
+// register before the add sees it. The statement emits no instruction.
+//
+// STATIC_ATTENTION_FAST_FMA, defined before the first include, lets the kernels fuse again:
+// faster on cores whose adds and multiplies share ports, no longer the constant evaluator's
+// bits (the bound is in docs/accuracy.md and tests/same_bits).
+
+#if defined(__FAST_MATH__) && !defined(STATIC_ATTENTION_ALLOW_FAST_MATH)
+#error "static_attention: -ffast-math breaks the promise that run time gives the constant evaluator's bits (it reorders sums and flushes denormals). Build without it, or define STATIC_ATTENTION_ALLOW_FAST_MATH to accept different bits."
+#endif
+
+namespace static_attention::detail {
+
+/// True when the run-time kernels give the constant evaluator's bits (no opt-in fusion, no
+/// -ffast-math).
+#if defined(STATIC_ATTENTION_FAST_FMA) || defined(__FAST_MATH__)
+inline constexpr bool same_bits_at_run_time = false;
+#else
+inline constexpr bool same_bits_at_run_time = true;
+#endif
+
+/// x, opaque to the optimiser (run time only): whatever produced x is rounded before use.
+template <class T>
+[[gnu::always_inline]] inline void round_here(T& x) noexcept {
+#if defined(STATIC_ATTENTION_FAST_FMA)
+  (void)x;
+#elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && \
+    (!defined(__i386__) || !defined(__FLT_EVAL_METHOD__) || __FLT_EVAL_METHOD__ == 0)
+#if defined(__AVX512F__)
+  __asm__("" : "+v"(x));  // any of the 32 vector registers
+#else
+  __asm__("" : "+x"(x));
+#endif
+#elif defined(__GNUC__) && defined(__aarch64__)
+  __asm__("" : "+w"(x));
+#elif defined(__GNUC__) && defined(__arm__)
+#if defined(__ARM_FP) && (__ARM_FP & 4)
+  if constexpr (std::is_same_v<T, float>) {
+    __asm__("" : "+t"(x));  // a single-precision VFP register
+    return;
+  }
+#endif
+#if defined(__ARM_FP) && (__ARM_FP & 8)
+  if constexpr (std::is_same_v<T, double>) {
+    __asm__("" : "+w"(x));  // a double-precision VFP register
+    return;
+  }
+#endif
+  __asm__("" : "+r"(x));  // soft float: core registers (there is nothing to fuse)
+#elif defined(__GNUC__)
+  __asm__("" : "+m"(x));
+#else
+  volatile T v = x;  // other compilers: a store the optimiser must keep
+  x = v;
+#endif
+}
+
+/// acc += a * b at run time: the product rounded on its own, or, with STATIC_ATTENTION_FAST_FMA,
+/// one expression the compiler may fuse. Works on scalars and on vector-extension types.
+template <class T, class S>
+[[gnu::always_inline]] inline void multiply_add(T& acc, S a, T b) noexcept {
+#if defined(STATIC_ATTENTION_FAST_FMA)
+  acc += a * b;
+#else
+  T p = a * b;
+  round_here(p);
+  acc += p;
+#endif
+}
+
+/// a * b, rounded on its own at run time as in constant evaluation: `acc + rounded_product(a, b)`
+/// is never fused.
+template <class T>
+[[gnu::always_inline]] constexpr T rounded_product(T a, T b) noexcept {
+  T p = a * b;
+  if (!std::is_constant_evaluated()) round_here(p);
+  return p;
+}
+
+}  // namespace static_attention::detail
+
 namespace static_attention {
 
 namespace detail {
@@ -475,7 +615,11 @@ struct minus_op {
 struct multiplies_op {
   template <class X>
   constexpr X operator()(const X& lhs, const X& rhs) const noexcept {
-    return static_cast<X>(lhs * rhs);
+    // Rounded on its own, so that a * b + c at run time is not fused where inlining joins them.
+    if constexpr (std::is_floating_point_v<X>)
+      return rounded_product(lhs, rhs);
+    else
+      return static_cast<X>(lhs * rhs);
   }
 };
 struct divides_op {
@@ -495,6 +639,15 @@ struct negate_op {
   constexpr T operator()(T elem) const noexcept { return static_cast<T>(-elem); }
 };
 
+// A 1 x C matrix, which broadcasts over the rows of a larger operand.
+template <class M>
+inline constexpr bool is_row = matrix_type<M>&& rows_v<M> == 1;
+
+// `a op row` broadcasts: Row is a 1 x C row of A's element type and columns, and A is larger.
+template <class A, class Row>
+concept broadcasts_row = dense<A> && dense<Row> && is_row<Row> && !std::is_same_v<A, Row> &&
+                         std::is_same_v<value_type_t<A>, value_type_t<Row>> && cols_v<A> == cols_v<Row>;
+
 // The element-wise rule, stated for the operator the user wrote; the requirement the compiler
 // prints carries both shapes.
 template <class Op, class A, class B>
@@ -505,6 +658,14 @@ constexpr void check_elementwise() noexcept {
     static_assert(shapes_equal<shape_t<A>, shape_t<B>>,
                   "a * b is the element-wise product and requires equal shapes; for the matrix "
                   "product use matmul(a, b)");
+  } else if constexpr (is_row<B> && !is_row<A>) {
+    static_assert(row_broadcast_fits<shape_t<A>, shape_t<B>>,
+                  "a + row, a - row, a * row and a / row broadcast a 1 x C row over every row of a, and require "
+                  "cols(row) == cols(a)");
+  } else if constexpr (is_row<A> && !is_row<B>) {
+    static_assert(row_broadcast_fits<shape_t<B>, shape_t<A>>,
+                  "row + b, row - b, row * b and row / b broadcast a 1 x C row over every row of b, and require "
+                  "cols(row) == cols(b)");
   } else {
     static_assert(shapes_equal<shape_t<A>, shape_t<B>>,
                   "element-wise a + b, a - b, a * b and a / b require equal shapes");
@@ -521,6 +682,33 @@ constexpr A elementwise(const A& a, const B& b) noexcept {
   } else {
     return a;
   }
+}
+
+// a op row (RowOnLeft: row op a), the row repeated over every row of a: PyTorch's broadcasting.
+template <class Op, bool RowOnLeft, class A, class Row>
+constexpr A broadcast_row(const A& a, const Row& row) noexcept {
+  constexpr std::size_t C = cols_v<A>;
+  A out;
+  for (std::size_t i = 0; i < A::size / C; ++i)
+    for (std::size_t j = 0; j < C; ++j)
+      out.elems[i * C + j] =
+          RowOnLeft ? Op{}(row.elems[j], a.elems[i * C + j]) : Op{}(a.elems[i * C + j], row.elems[j]);
+  return out;
+}
+
+// a op= b: the result has a's shape, so b has it too, or is a row that broadcasts over a.
+template <class Op, class A, class B>
+constexpr A& compound(A& a, const B& b) noexcept {
+  if constexpr (broadcasts_row<A, B>) {
+    a = broadcast_row<Op, false>(a, b);
+  } else if constexpr (broadcasts_row<B, A>) {
+    static_assert(shapes_equal<shape_t<A>, shape_t<B>>,
+                  "a += b, a -= b, a *= b and a /= b store the result in a, so b must have a's shape or be a "
+                  "1 x C row; here a is the row and b is larger: write b + a");
+  } else {
+    a = elementwise<Op>(a, b);
+  }
+  return a;
 }
 }  // namespace detail
 
@@ -543,6 +731,51 @@ constexpr A operator*(const A& a, const B& b) noexcept {
 template <dense A, dense B>
 constexpr A operator/(const A& a, const B& b) noexcept {
   return detail::elementwise<detail::divides_op>(a, b);
+}
+
+/// Broadcasting, as PyTorch's: a 1 x C row combines with every row of an R x C matrix or a
+/// B x N x C tensor, on either side (`y + bias`, `bias + y`); the result has the larger shape.
+/// Other shapes must be equal; a row of the wrong width is a compile error naming
+/// row_broadcast_fits and both shapes.
+template <dense A, dense Row>
+requires detail::broadcasts_row<A, Row>
+constexpr A operator+(const A& a, const Row& row) noexcept {
+  return detail::broadcast_row<detail::plus_op, false>(a, row);
+}
+template <dense Row, dense B>
+requires detail::broadcasts_row<B, Row>
+constexpr B operator+(const Row& row, const B& b) noexcept {
+  return detail::broadcast_row<detail::plus_op, true>(b, row);
+}
+template <dense A, dense Row>
+requires detail::broadcasts_row<A, Row>
+constexpr A operator-(const A& a, const Row& row) noexcept {
+  return detail::broadcast_row<detail::minus_op, false>(a, row);
+}
+template <dense Row, dense B>
+requires detail::broadcasts_row<B, Row>
+constexpr B operator-(const Row& row, const B& b) noexcept {
+  return detail::broadcast_row<detail::minus_op, true>(b, row);
+}
+template <dense A, dense Row>
+requires detail::broadcasts_row<A, Row>
+constexpr A operator*(const A& a, const Row& row) noexcept {
+  return detail::broadcast_row<detail::multiplies_op, false>(a, row);
+}
+template <dense Row, dense B>
+requires detail::broadcasts_row<B, Row>
+constexpr B operator*(const Row& row, const B& b) noexcept {
+  return detail::broadcast_row<detail::multiplies_op, true>(b, row);
+}
+template <dense A, dense Row>
+requires detail::broadcasts_row<A, Row>
+constexpr A operator/(const A& a, const Row& row) noexcept {
+  return detail::broadcast_row<detail::divides_op, false>(a, row);
+}
+template <dense Row, dense B>
+requires detail::broadcasts_row<B, Row>
+constexpr B operator/(const Row& row, const B& b) noexcept {
+  return detail::broadcast_row<detail::divides_op, true>(b, row);
 }
 
 /// Negation.
@@ -580,23 +813,29 @@ template <dense M>
 constexpr M operator/(const M& m, value_type_t<M> s) noexcept {
   return map(m, detail::with_scalar<detail::divides_op, value_type_t<M>, true>{s});
 }
+/// The scalar divided by every element: `1.0f / m` is the element-wise reciprocal.
+template <dense M>
+constexpr M operator/(value_type_t<M> s, const M& m) noexcept {
+  return map(m, detail::with_scalar<detail::divides_op, value_type_t<M>, false>{s});
+}
 
-/// Compound assignment, element-wise (equal shapes) or with a scalar of the element type.
+/// Compound assignment, element-wise (equal shapes, or a 1 x C row broadcast over a: `y += bias`)
+/// or with a scalar of the element type.
 template <dense A, dense B>
 constexpr A& operator+=(A& a, const B& b) noexcept {
-  return a = a + b;
+  return detail::compound<detail::plus_op>(a, b);
 }
 template <dense A, dense B>
 constexpr A& operator-=(A& a, const B& b) noexcept {
-  return a = a - b;
+  return detail::compound<detail::minus_op>(a, b);
 }
 template <dense A, dense B>
 constexpr A& operator*=(A& a, const B& b) noexcept {
-  return a = a * b;
+  return detail::compound<detail::multiplies_op>(a, b);
 }
 template <dense A, dense B>
 constexpr A& operator/=(A& a, const B& b) noexcept {
-  return a = a / b;
+  return detail::compound<detail::divides_op>(a, b);
 }
 // The scalar's type is the element type, so any conversion happens (and is diagnosed) at the
 // caller, as with the binary operators.
@@ -732,6 +971,42 @@ constexpr void check_input() noexcept {
                 "the sequence is longer than the module's context_length");
 }
 
+// What model folds (model.hpp) read from a layer besides its features: its element type (void
+// when it states none, which agrees with any) and the longest sequence it takes (no_context_limit
+// when it states none).
+template <class L>
+struct layer_element {
+  using type = void;
+};
+template <class L>
+requires requires { typename L::value_type; }
+struct layer_element<L> {
+  using type = typename L::value_type;
+};
+template <class L>
+using layer_element_t = typename layer_element<std::remove_cvref_t<L>>::type;
+
+template <class L>
+constexpr std::size_t max_tokens_of() noexcept {
+  if constexpr (requires { std::remove_cvref_t<L>::max_tokens; })
+    return std::remove_cvref_t<L>::max_tokens;
+  else
+    return no_context_limit;
+}
+
+// The longest sequence all of the layers take.
+template <class... Layers>
+constexpr std::size_t min_max_tokens() noexcept {
+  std::size_t limit = no_context_limit;
+  for (const std::size_t each : {max_tokens_of<Layers>()...}) limit = each < limit ? each : limit;
+  return limit;
+}
+
+template <class First, class...>
+struct first_type {
+  using type = First;
+};
+
 }  // namespace static_attention::detail
 
 // ---- static_attention/detail/attention_core.hpp ----------------------------------------------
@@ -802,6 +1077,9 @@ template <class T, std::size_t B, std::size_t N, std::size_t D>
 struct tensor {
   static_assert(B > 0 && N > 0 && D > 0, "tensor<T, B, N, D> requires B, N and D > 0");
   static_assert(std::is_arithmetic_v<T>, "tensor<T, B, N, D> requires an arithmetic element type T");
+  static_assert(is_plain_element<T>,
+                "tensor<T, B, N, D> requires an element type T without const or volatile; for a read-only tensor, "
+                "make the tensor const: const tensor<float, B, N, D>");
 
   using value_type = T;
   /// The matrix type of one batch item.
@@ -841,16 +1119,23 @@ struct tensor {
   }
 
   /// Element (b, i, j). Out of range: a compile error in constant evaluation, an assertion at run time.
-  constexpr T& operator()(std::size_t b, std::size_t i, std::size_t j) noexcept {
+  constexpr T& operator()(std::size_t b, std::size_t i, std::size_t j) & noexcept {
     detail::check_index<B, N, D>(b, i, j);
     return elems[(b * N + i) * D + j];
   }
-  constexpr const T& operator()(std::size_t b, std::size_t i, std::size_t j) const noexcept {
+  constexpr const T& operator()(std::size_t b, std::size_t i, std::size_t j) const& noexcept {
+    detail::check_index<B, N, D>(b, i, j);
+    return elems[(b * N + i) * D + j];
+  }
+  /// Element (b, i, j) of a temporary, read-only: writing to a copy would change nothing.
+  constexpr const T& operator()(std::size_t b, std::size_t i, std::size_t j) && noexcept {  // read-only: a copy
     detail::check_index<B, N, D>(b, i, j);
     return elems[(b * N + i) * D + j];
   }
 
-  /// Batch item b, as a copy (`t[b]` in PyTorch).
+  /// Batch item b, as a copy. Unlike PyTorch's `t[b]` it is not a view: its elements are
+  /// read-only (`t[b](i, j) = x` does not compile, since it would change nothing); write
+  /// `t(b, i, j) = x`, or replace the item with `set_item(t, b, m)`.
   constexpr item_type operator[](std::size_t b) const noexcept {
     detail::check_index<B>(b);
     item_type m;
@@ -1043,6 +1328,9 @@ constexpr tensor<T, B, N, N> mask_future(const tensor<T, B, N, N>& scores) noexc
 //  * Array overloads apply the scalar function element by element, with the same bits; their
 //    loops have no branches so GCC and Clang vectorise them at -O3 (with -march=native).
 //    They write min(in.size(), out.size()) elements; in and out may be the same span.
+//  * Integer arguments are converted to double, as <cmath> does: sqrt(8) is sqrt(8.0).
+//  * long double is not supported (there is no long double exp, log, sqrt or tanh here): a call
+//    with a long double argument is a compile error that says so, instead of an ambiguity.
 
 // ---- static_attention/detail/math_common.hpp -------------------------------------------------
 // Shared pieces of the constexpr math kernels: bit access, powers of two, and the
@@ -1386,37 +1674,85 @@ struct log_split {
   return select(nan, quiet(x), r3);
 }
 
-// Float: every float (subnormals too) is a normal double, and the same reduction with a
-// shorter series (error 2^-37 in R, about 2^-44 relative in log) leaves only the rounding.
-[[nodiscard]] constexpr double log_kernel_f(double x) noexcept {
+// Float log in float arithmetic only (no double: on a single-precision FPU, or none, double is
+// done in software). The same reduction, x = 2^k m, f = m - 1 exact, and
+//   log(x) = k ln2_hi + f - f^2/2 + k ln2_lo + s w,  s = f / (2 + f), w = f^2/2 + z P(z), z = s^2,
+// where k ln2_hi is exact (ln2_hi has 15 significant bits, |k| <= 149). The large terms are
+// summed without error: k ln2_hi + f = a1 + t1 (Fast2Sum: |k ln2_hi| >= |f| unless k = 0, when
+// a1 = f), f^2/2 = h_hi + h_lo with h_hi exact (f split into 12-bit halves by masking),
+// a1 - h_hi = a2 + t2 (Fast2Sum: |a1| >= |h_hi|). s is computed to about 2^-45 (a division
+// corrected by its remainder), so that |s w| < 0.017 is good to about 2^-31; the result is
+// a2 + (s w + smaller terms): the final addition rounds by up to half an ulp, the rest adds
+// under 0.1 ulp. P fitted to 2^-37.8 absolute in log(1 + f) (tools/fit_float_math.py).
+// Exhaustively checked over all 2^32 inputs against long double (tools/float_math_exhaustive.cpp,
+// docs/accuracy.md): max 0.59 ulp.
+inline constexpr float log_ln2_hi_f = 0x1.62e4p-1f;              // 15 significant bits
+inline constexpr float log_ln2_lo_f = 0x1.7f7d1ep-20f;           // ln 2 - log_ln2_hi_f, rounded
+inline constexpr std::uint32_t sqrt_half_bits_f = 0x3f35'04f3U;  // bits of sqrt(1/2), rounded
+
+// log(x) for a positive finite float (subnormals included).
+[[nodiscard]] constexpr float log_kernel_ff(float x) noexcept {
   SA_DETAIL_NO_FP_CONTRACT
-  const log_split sp = split_for_log(x);
-  const double f = sp.m - 1.0;
-  const double s = f / (2.0 + f);
-  const double z = s * s;
-  double p = 0x1.8c8cb725e2db5p-3;
-  p = p * z + 0x1.c67ad18010d25p-3;
-  p = p * z + 0x1.249323f5fe0a4p-2;
-  p = p * z + 0x1.999998cae671fp-2;
-  p = p * z + 0x1.5555555564eb7p-1;
-  const double r = z * p;
-  const double hfsq = 0.5 * f * f;
-  const double tail = s * (hfsq + r) + sp.kd * ln2_lo;
-  return sp.kd * ln2_hi - ((hfsq - tail) - f);
+  // Subnormals are scaled by 2^23 (exactly); only constants are selected (see kernel_arg).
+  const bool sub = x < 0x1p-126f;
+  const float xs = x * select(sub, 0x1p23f, 1.0f);
+  // Subtracting the bits of sqrt(1/2) moves the exponent boundary to sqrt(2) 2^j: the exponent
+  // field is k, and the mantissa re-based on sqrt(1/2) is m in [sqrt(1/2), sqrt(2)).
+  const std::uint32_t u = bits(xs) - sqrt_half_bits_f;
+  const std::int32_t k = static_cast<std::int32_t>(u) >> 23;
+  const float m = as_float((u & 0x007f'ffffU) + sqrt_half_bits_f);
+  const float kd = static_cast<float>(k) - select(sub, 23.0f, 0.0f);
+  const float f = m - 1.0f;  // exact (Sterbenz)
+  // s = f / (2 + f) = s0 + s1 to about 2^-45: 2 + f = d + d_lo exactly (Fast2Sum), s0 = f / d to
+  // about an ulp, and the remainder f - s0 (d + d_lo), with s0 d exact as a sum of products of
+  // 12-bit halves (Dekker), gives the correction s1. One division.
+  const float d = 2.0f + f;
+  const float d_lo = f - (d - 2.0f);
+  const float inv_d = 1.0f / d;
+  const float s0 = f * inv_d;
+  const float s0h = as_float(bits(s0) & 0xffff'f000U);
+  const float s0l = s0 - s0h;
+  const float dh = as_float(bits(d) & 0xffff'f000U);
+  const float dl = d - dh;
+  const float prod = s0 * d;
+  const float prod_lo = ((s0h * dh - prod) + s0h * dl + s0l * dh) + s0l * dl;  // s0 d = prod + prod_lo
+  const float s1 = (((f - prod) - prod_lo) - s0 * d_lo) * inv_d;
+  const float z = s0 * s0 + 2.0f * (s0 * s1);
+  float p = 0x1.eaca9p-3f;
+  p = p * z + 0x1.23f9bep-2f;
+  p = p * z + 0x1.999bbcp-2f;
+  p = p * z + 0x1.555554p-1f;
+  const float r = z * p;
+  // k ln2_hi + f = a1 + t1, exactly.
+  const float a_k = kd * log_ln2_hi_f;  // exact
+  const float a1 = a_k + f;
+  const float t1 = f - (a1 - a_k);
+  // f^2 / 2 = h_hi + h_lo: f = fh + fl with 12 significant bits in fh, so fh^2 is exact.
+  const float fh = as_float(bits(f) & 0xffff'f000U);
+  const float fl = f - fh;
+  const float h_hi = 0.5f * (fh * fh);
+  const float h_lo = 0.5f * (fl * (f + fh));
+  // a1 - h_hi = a2 + t2, exactly.
+  const float a2 = a1 - h_hi;
+  const float t2 = (a1 - a2) - h_hi;
+  const float w = h_hi + (r + h_lo);  // f^2/2 + R, rounded once (the inner sum is tiny)
+  // The corrections, smallest first, so that only the two largest operations round at the
+  // scale of s w (< 0.017): the product s0 w and the sum c.
+  const float tiny = ((t1 + t2) - h_lo) + s1 * w;
+  const float c = s0 * w + (kd * log_ln2_lo_f + tiny);
+  return a2 + c;
 }
 
-[[nodiscard, gnu::always_inline]] constexpr float log_impl(float xf) noexcept {
-  const bool nan = is_nan(xf);
-  const bool neg = xf < 0.0f;
-  const bool zero = xf == 0.0f;
-  const bool inf = xf == inf_f;
-  // The stand-ins give |log| < 104, and the conversion is defined; NaN stays NaN.
-  const double arg = kernel_arg(static_cast<double>(xf), 0x1p-149, 0x1.fffffep127);
-  const float y = static_cast<float>(log_kernel_f(arg));
+[[nodiscard, gnu::always_inline]] constexpr float log_impl(float x) noexcept {
+  const bool nan = is_nan(x);
+  const bool neg = x < 0.0f;
+  const bool zero = x == 0.0f;
+  const bool inf = x == inf_f;
+  const float y = log_kernel_ff(kernel_arg(x, 0x1p-149f, 0x1.fffffep127f));
   const float r1 = select(inf, inf_f, y);
   const float r2 = select(zero, -inf_f, r1);
   const float r3 = select(neg, std::numeric_limits<float>::quiet_NaN(), r2);
-  return select(nan, quiet(xf), r3);
+  return select(nan, quiet(x), r3);
 }
 
 }  // namespace static_attention::detail::math
@@ -1427,6 +1763,9 @@ SA_DETAIL_MATH_END
 // sqrt: correctly rounded in both worlds. At run time the hardware instruction is correctly
 // rounded by IEEE 754; in constant evaluation a bit-by-bit integer square root produces the
 // same (unique) correctly rounded result.
+// On Arm the instruction is written out (vsqrt / fsqrt): __builtin_sqrtf keeps a call to the C
+// library's sqrtf for errno, never taken here (x > 0) but linked in all the same, and on a
+// single-precision FPU (Cortex-M4F) the float path must not reference the C library at all.
 
 SA_DETAIL_MATH_BEGIN
 
@@ -1472,6 +1811,78 @@ namespace static_attention::detail::math {
   return static_cast<double>(mant) * pow2(scale);
 }
 
+// Correctly rounded sqrt of a finite float x > 0, by 32- and 64-bit integer arithmetic only: the
+// constant evaluator's float sqrt, and the run-time one where there is no FPU (Cortex-M3).
+[[nodiscard]] constexpr float sqrt_soft_positive(float x) noexcept {
+  // x = m 2^e with m < 2^24 (subnormals normalised to m >= 2^23 too).
+  const std::uint32_t b = bits(x);
+  const std::uint32_t field = b >> 23;
+  std::uint32_t m = field == 0 ? (b & 0x007f'ffffU) : ((b & 0x007f'ffffU) | 0x0080'0000U);
+  std::int32_t e = field == 0 ? -149 : static_cast<std::int32_t>(field) - 150;
+  const int shift = std::countl_zero(m) - 8;  // 0 for normal x
+  m <<= shift;
+  e -= shift;
+  // x = m 2^e with m in [2^24, 2^26) and e even.
+  if ((e & 1) != 0) {
+    m <<= 1;
+    e -= 1;
+  } else {
+    m <<= 2;
+    e -= 2;
+  }
+  // root = floor(sqrt(m 2^24)) in [2^24, 2^25): 24 bits and a rounding bit. The radicand's
+  // 50 bits are consumed two at a time from the top.
+  const std::uint64_t radicand = static_cast<std::uint64_t>(m) << 24;
+  std::uint64_t rem = 0;
+  std::uint64_t root = 0;
+  for (int i = 48; i >= 0; i -= 2) {
+    rem = (rem << 2) | ((radicand >> i) & 3U);
+    const std::uint64_t trial = (root << 2) | 1U;
+    root <<= 1;
+    if (rem >= trial) {
+      rem -= trial;
+      root |= 1U;
+    }
+  }
+  // Round half up on the last bit: exact round-to-nearest, as a square root is never halfway.
+  // sqrt(x) = root 2^(e/2 - 12) = mant 2^(e/2 - 11), mant in [2^23, 2^24]; adding the mantissa
+  // to the exponent field carries into it when mant = 2^24.
+  const auto mant = static_cast<std::uint32_t>((root >> 1) + (root & 1U));
+  const auto exponent_field = static_cast<std::uint32_t>(e / 2 + 139);
+  return as_float((exponent_field << 23) + mant - 0x0080'0000U);
+}
+
+// The FPU's square root of x > 0 (so errno is never touched), correctly rounded; without an FPU,
+// the integer square root above.
+[[nodiscard]] inline float hardware_sqrt(float x) noexcept {
+#if defined(__arm__) && defined(__ARM_FP) && (__ARM_FP & 4) != 0  // AArch32 with a single-precision FPU
+  float r;
+  __asm__("vsqrt.f32 %0, %1" : "=t"(r) : "t"(x));
+  return r;
+#elif defined(__arm__) && !defined(__ARM_FP)  // AArch32 without an FPU: no libm call
+  return sqrt_soft_positive(x);
+#elif defined(__aarch64__)
+  float r;
+  __asm__("fsqrt %s0, %s1" : "=w"(r) : "w"(x));
+  return r;
+#else
+  return __builtin_sqrtf(x);
+#endif
+}
+[[nodiscard]] inline double hardware_sqrt(double x) noexcept {
+#if defined(__arm__) && defined(__ARM_FP) && (__ARM_FP & 8) != 0  // AArch32 with a double-precision FPU
+  double r;
+  __asm__("vsqrt.f64 %P0, %P1" : "=w"(r) : "w"(x));
+  return r;
+#elif defined(__aarch64__)
+  double r;
+  __asm__("fsqrt %d0, %d1" : "=w"(r) : "w"(x));
+  return r;
+#else
+  return __builtin_sqrt(x);  // in software where there is no FPU for double (Cortex-M4F, M3)
+#endif
+}
+
 [[nodiscard]] constexpr double sqrt_impl(double x) noexcept {
   if (is_nan(x)) {
     return quiet(x);
@@ -1485,7 +1896,7 @@ namespace static_attention::detail::math {
   if (std::is_constant_evaluated()) {
     return sqrt_soft_positive(x);
   }
-  return __builtin_sqrt(x);  // x > 0 here, so errno is never touched
+  return hardware_sqrt(x);
 }
 
 [[nodiscard]] constexpr float sqrt_impl(float x) noexcept {
@@ -1499,10 +1910,9 @@ namespace static_attention::detail::math {
     return x;
   }
   if (std::is_constant_evaluated()) {
-    // Rounding the double result to float is still correct rounding: 53 >= 2 * 24 + 2.
-    return static_cast<float>(sqrt_soft_positive(static_cast<double>(x)));
+    return sqrt_soft_positive(x);
   }
-  return __builtin_sqrtf(x);
+  return hardware_sqrt(x);
 }
 
 }  // namespace static_attention::detail::math
@@ -1510,9 +1920,10 @@ namespace static_attention::detail::math {
 SA_DETAIL_MATH_END
 
 // ---- static_attention/detail/math_tanh.hpp ---------------------------------------------------
-// tanh kernels. |x| < 1: odd polynomial x + x z P(z), z = x^2 (Chebyshev fit on [0, 1]);
+// tanh kernels. Double: |x| < 1: odd polynomial x + x z P(z), z = x^2 (Chebyshev fit on [0, 1]);
 // |x| >= 1: 1 - 2 / (exp(2|x|) + 1), where q = 2/(e+1) <= 0.24 so exp's error is not
 // amplified past the 2 ulp budget; beyond a point where tanh rounds to 1 the result is 1.
+// Float: in float arithmetic only, see tanh_impl(float).
 // Both branches are computed and one is selected, so an array loop has no branches.
 
 SA_DETAIL_MATH_BEGIN
@@ -1552,30 +1963,84 @@ namespace static_attention::detail::math {
   return select(nan, quiet(x), copysign(t_inf, x));
 }
 
+// Float tanh in float arithmetic only (no double: on a single-precision FPU, or none, double is
+// done in software). With a = |x| (clamped at 10, beyond which tanh rounds to 1):
+//  - a < 0.1875: tanh(a) = a + a z P(z), z = a^2; the correction is under 0.012 a, so its
+//    rounding errors stay under 0.02 ulp. P of degree 3, fitted to 2^-35.4 relative.
+//  - a >= 0.1875: tanh(a) = 1 - q, q = 2u / (1 + u), u = e^-2a, computed as unevaluated sums so
+//    that only the last addition rounds at the scale of the result:
+//      u = 2^k (e_hi + e_lo) to about 2^-30: -2a = k ln2 + r, r = hi - lo with hi exact (the
+//      reduction of exp_kernel_ff), e^r = 1 + hi + hi^2/2 exactly (hi^2 from 12-bit halves, two
+//      Fast2Sums) plus the rest, under 0.01 (r^3 Q3(r) with exp_kernel_ff's polynomial);
+//      1 + u = den + den_lo exactly (Fast2Sum); q = q0 + q1 by a division corrected by its
+//      remainder (q0 den exact as a sum of products of 12-bit halves, Dekker);
+//      1 - q0 = b + bt exactly (Fast2Sum), and the result is b + (bt - q1).
+// Both are computed and one is selected, so an array loop has no branches. Exhaustively checked
+// over all 2^32 inputs against long double (tools/float_math_exhaustive.cpp, docs/accuracy.md).
+// Coefficients: tools/fit_float_math.py (P); exp_kernel_ff's (Q3) in math_exp.hpp.
+inline constexpr float tanh_small_limit_f = 0.1875f;
+
 [[nodiscard, gnu::always_inline]] constexpr float tanh_impl(float xf) noexcept {
   SA_DETAIL_NO_FP_CONTRACT
   const bool nan = is_nan(xf);
-  const double ax = abs(static_cast<double>(xf));
-  // For |x| >= 10, 1 - tanh|x| < 2^-27 and tanh rounds to 1 in float.
-  const double a = kernel_arg(ax, 0.0, 10.0);
-  const double z = a * a;
-  // Same P as the double version, shorter fit (max error 2^-36): float needs about 2^-30.
-  double p = 0x1.13f48f26fe3ccp-16;
-  p = p * z + -0x1.0199d29bad8b6p-13;
-  p = p * z + 0x1.f5172f01daa47p-12;
-  p = p * z + -0x1.6b02f4f94d52fp-10;
-  p = p * z + 0x1.d303a1b80190bp-9;
-  p = p * z + -0x1.222fd53d26c93p-7;
-  p = p * z + 0x1.664aa159c8793p-6;
-  p = p * z + -0x1.ba1b741544383p-5;
-  p = p * z + 0x1.111110b96f75cp-3;
-  p = p * z + -0x1.555555551d5b7p-2;
-  const double zp = z * p;
-  const double small = a + a * zp;
-  const double e = exp_kernel_f(2.0 * a);
-  const double large = 1.0 - 2.0 / (e + 1.0);
-  const float t = static_cast<float>(select(a < 1.0, small, large));
-  const float t_inf = select(ax > 10.0, 1.0f, t);  // kernel_arg gives NaN for inf at run time
+  const float ax = as_float(bits(xf) & 0x7fff'ffffU);
+  const float a = kernel_arg(ax, 0.0f, 10.0f);
+  // a < 0.1875: the odd polynomial.
+  const float z = a * a;
+  float p = 0x1.69fc94p-6f;
+  p = p * z + -0x1.ba810ep-5f;
+  p = p * z + 0x1.1111c4p-3f;
+  p = p * z + -0x1.555556p-2f;
+  const float small = a + a * (z * p);
+  // a >= 0.1875: u = e^y, y = -2a = k ln2 + r.
+  const float y = -2.0f * a;
+  const float shifted = y * inv_ln2_f + round_shift_f;
+  const float kd = shifted - round_shift_f;
+  const std::uint32_t ku = bits(shifted) - bits(round_shift_f);  // k mod 2^32, k in [-29, 0]
+  const float hi = y - kd * ln2_hi_f;                            // exact
+  const float lo = kd * ln2_lo_f;
+  const float r = hi - lo;
+  // e^r = 1 + r + r^2/2 + r^3 Q3(r), r = hi - lo: the large terms 1 + hi + hi^2/2 exactly
+  // (hi^2 from 12-bit halves, two Fast2Sums), the rest (< 0.01) rounded.
+  float q3 = 0x1.a124e6p-13f;
+  q3 = q3 * r + 0x1.6d4318p-10f;
+  q3 = q3 * r + 0x1.1110e0p-7f;
+  q3 = q3 * r + 0x1.5554eap-5f;
+  q3 = q3 * r + 0x1.555556p-3f;
+  const float cubic = (r * r) * (r * q3);
+  const float hh = as_float(bits(hi) & 0xffff'f000U);
+  const float hl = hi - hh;
+  const float sq_hi = 0.5f * (hh * hh);  // exact
+  const float sq_lo = 0.5f * (hl * (hi + hh));
+  const float e_a = 1.0f + hi;
+  const float t_a = hi - (e_a - 1.0f);  // exact
+  const float e_b = e_a + sq_hi;
+  const float t_b = sq_hi - (e_b - e_a);  // exact
+  const float rest = ((t_a + t_b) + (sq_lo - hi * lo)) + (cubic - lo);
+  const float e_hi = e_b + rest;  // normalised: e_lo is below half an ulp
+  const float e_lo = rest - (e_hi - e_b);
+  const float scale = pow2f(ku);  // 2^k, normal: the products are exact
+  const float u_hi = e_hi * scale;
+  const float u_lo = e_lo * scale;
+  // q = 2u / (1 + u) = q0 + q1.
+  const float den = 1.0f + u_hi;  // u <= 1: Fast2Sum
+  const float den_lo = (u_hi - (den - 1.0f)) + u_lo;
+  const float num = 2.0f * u_hi;
+  const float inv_den = 1.0f / den;
+  const float q0 = num * inv_den;
+  const float q0h = as_float(bits(q0) & 0xffff'f000U);
+  const float q0l = q0 - q0h;
+  const float dh = as_float(bits(den) & 0xffff'f000U);
+  const float dl = den - dh;
+  const float prod = q0 * den;
+  const float prod_lo = ((q0h * dh - prod) + q0h * dl + q0l * dh) + q0l * dl;  // q0 den = prod + prod_lo
+  const float q1 = ((((num - prod) - prod_lo) + 2.0f * u_lo) - q0 * den_lo) * inv_den;
+  // 1 - q0 = b + bt exactly (q0 <= 1), then one rounding.
+  const float b = 1.0f - q0;
+  const float bt = (1.0f - b) - q0;
+  const float large = b + (bt - q1);
+  const float t = select(a < tanh_small_limit_f, small, large);
+  const float t_inf = select(ax > 10.0f, 1.0f, t);  // kernel_arg gives NaN for inf at run time
   return select(nan, quiet(xf), copysign(t_inf, xf));
 }
 
@@ -1606,6 +2071,64 @@ namespace static_attention {
 [[nodiscard]] constexpr double tanh(double x) noexcept { return detail::math::tanh_impl(x); }
 /// Hyperbolic tangent, within 2 ulp (computed in double, rounded once to float).
 [[nodiscard]] constexpr float tanh(float x) noexcept { return detail::math::tanh_impl(x); }
+
+/// An integer argument is converted to double, as by <cmath>: `sqrt(8)` is `sqrt(8.0)`.
+template <std::integral I>
+[[nodiscard]] constexpr double exp(I x) noexcept {
+  return detail::math::exp_impl(static_cast<double>(x));
+}
+template <std::integral I>
+[[nodiscard]] constexpr double log(I x) noexcept {
+  return detail::math::log_impl(static_cast<double>(x));
+}
+template <std::integral I>
+[[nodiscard]] constexpr double sqrt(I x) noexcept {
+  return detail::math::sqrt_impl(static_cast<double>(x));
+}
+template <std::integral I>
+[[nodiscard]] constexpr double tanh(I x) noexcept {
+  return detail::math::tanh_impl(static_cast<double>(x));
+}
+
+namespace detail::math {
+template <class T>
+inline constexpr bool is_long_double = std::is_same_v<T, long double>;
+}  // namespace detail::math
+
+/// long double: refused with a reason (an exact match, so it is chosen over the float and double
+/// overloads, which would otherwise be ambiguous).
+template <class T>
+requires detail::math::is_long_double<T>
+constexpr T exp(T x) noexcept {
+  static_assert(!detail::math::is_long_double<T>,
+                "static_attention::exp has float and double overloads only; long double is not supported "
+                "(convert with static_cast<double>)");
+  return x;
+}
+template <class T>
+requires detail::math::is_long_double<T>
+constexpr T log(T x) noexcept {
+  static_assert(!detail::math::is_long_double<T>,
+                "static_attention::log has float and double overloads only; long double is not supported "
+                "(convert with static_cast<double>)");
+  return x;
+}
+template <class T>
+requires detail::math::is_long_double<T>
+constexpr T sqrt(T x) noexcept {
+  static_assert(!detail::math::is_long_double<T>,
+                "static_attention::sqrt has float and double overloads only; long double is not supported "
+                "(convert with static_cast<double>)");
+  return x;
+}
+template <class T>
+requires detail::math::is_long_double<T>
+constexpr T tanh(T x) noexcept {
+  static_assert(!detail::math::is_long_double<T>,
+                "static_attention::tanh has float and double overloads only; long double is not supported "
+                "(convert with static_cast<double>)");
+  return x;
+}
 
 namespace detail::math {
 // One loop for every array overload. Raw pointers keep the loop free of span bounds checks
@@ -1664,9 +2187,10 @@ SA_DETAIL_MATH_END
 // Run-time kernels for fixed shapes: a register-blocked matrix product on GCC/Clang vector
 // extensions. Never used in constant evaluation (see matmul_kernel.hpp); no heap.
 //
-// Every output element is still the sum of its K products taken in order k = 0, 1, ..., K-1
-// (the blocking is over rows and columns, never over k), so results differ from the constant
-// evaluator's only where the compiler contracts a*b+c into an FMA.
+// Every output element is the sum of its K products taken in order k = 0, 1, ..., K-1, each
+// product rounded on its own (fp_contract.hpp): the constant evaluator's bits. Blocking is over
+// rows and columns; where it is over k (matmul_abt's panels), a block starts from the partial
+// sums already in out, which keeps the order.
 
 namespace static_attention::detail::simd {
 
@@ -1704,42 +2228,47 @@ struct vec_of {
 template <class T, std::size_t W>
 using vec = typename vec_of<T, W>::type;
 
-// out[MR x NV*W] = a[MR x K] . b[K x NV*W], with row strides LDA, LDB, LDC. The MR x NV
+// out[MR x NV*W] (+)= a[MR x K] . b[K x NV*W], with row strides LDA, LDB, LDC. The MR x NV
 // accumulators stay in registers; per k, NV loads of b and MR broadcasts of a feed MR*NV
-// independent multiply-adds.
+// independent multiplies and adds. Acc: start from out's values instead of zeros.
 template <class T, std::size_t W, std::size_t MR, std::size_t NV, std::size_t K, std::size_t LDA, std::size_t LDB,
-          std::size_t LDC>
+          std::size_t LDC, bool Acc>
 [[gnu::always_inline]] inline void block(const T* a, const T* b, T* out) noexcept {
   using V = vec<T, W>;
   V acc[MR][NV] = {};
+  if constexpr (Acc)
+    for (std::size_t r = 0; r < MR; ++r)
+      for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(&acc[r][v], out + r * LDC + v * W, sizeof(V));
   for (std::size_t k = 0; k < K; ++k) {
     V bv[NV];
     for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(&bv[v], b + k * LDB + v * W, sizeof(V));
     for (std::size_t r = 0; r < MR; ++r) {
-      const V av = V{} + a[r * LDA + k];
-      for (std::size_t v = 0; v < NV; ++v) acc[r][v] += av * bv[v];
+      const V av = a[r * LDA + k] - V{};  // a broadcast: x - (+0) is x, even for -0
+      for (std::size_t v = 0; v < NV; ++v) multiply_add(acc[r][v], av, bv[v]);
     }
   }
   for (std::size_t r = 0; r < MR; ++r)
     for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(out + r * LDC + v * W, &acc[r][v], sizeof(V));
 }
 
-// Rows [0, R) of the column panel [J, J + NV*W): blocks of MR rows, then the remaining rows.
+// Rows [0, R) of a column panel of NV vectors: blocks of MR rows, then the remaining rows.
 template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB,
-          std::size_t LDC>
+          std::size_t LDC, bool Acc>
 [[gnu::always_inline]] inline void panel(const T* a, const T* b, T* out) noexcept {
   // Accumulators MR*NV, plus NV values of b and one of a, within the register file.
   constexpr std::size_t fit = (vector_registers - NV - 2) / NV;
   constexpr std::size_t mr_max = fit < 1 ? 1 : (fit > 8 ? 8 : fit);
   constexpr std::size_t MR = R < mr_max ? R : mr_max;
   constexpr std::size_t full = R / MR * MR;
-  for (std::size_t i = 0; i < full; i += MR) block<T, W, MR, NV, K, LDA, LDB, LDC>(a + i * LDA, b, out + i * LDC);
-  if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC>(a + full * LDA, b, out + full * LDC);
+  for (std::size_t i = 0; i < full; i += MR)
+    block<T, W, MR, NV, K, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+  if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
 }
 
 // Columns [J, C) of out with vectors of W lanes: panels of up to max_nv vectors, then the
 // remaining whole vectors, then narrower vectors, then a plain loop for the last columns.
-template <class T, std::size_t W, std::size_t J, std::size_t R, std::size_t K, std::size_t C, std::size_t LDB>
+template <class T, std::size_t W, std::size_t J, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA,
+          std::size_t LDB, std::size_t LDC, bool Acc>
 inline void columns(const T* a, const T* b, T* out) noexcept {
   if constexpr (J < C) {
     constexpr std::size_t left = C - J;
@@ -1749,68 +2278,158 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
       constexpr std::size_t step = nv * W;
       constexpr std::size_t panels = left / step;
       for (std::size_t p = 0; p < panels; ++p)
-        panel<T, W, nv, R, K, K, LDB, C>(a, b + J + p * step, out + J + p * step);
-      columns<T, W, J + panels * step, R, K, C, LDB>(a, b, out);
+        panel<T, W, nv, R, K, LDA, LDB, LDC, Acc>(a, b + J + p * step, out + J + p * step);
+      columns<T, W, J + panels * step, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     } else if constexpr (W > min_lanes<T>) {
-      columns<T, W / 2, J, R, K, C, LDB>(a, b, out);
+      columns<T, W / 2, J, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     } else {
       // Fewer columns than the narrowest vector: i-k-j loops the compiler unrolls.
       for (std::size_t i = 0; i < R; ++i) {
         T acc[left] = {};
+        if constexpr (Acc)
+          for (std::size_t j = 0; j < left; ++j) acc[j] = out[i * LDC + J + j];
         for (std::size_t k = 0; k < K; ++k) {
-          const T aik = a[i * K + k];
-          for (std::size_t j = 0; j < left; ++j) acc[j] += aik * b[k * LDB + J + j];
+          const T aik = a[i * LDA + k];
+          for (std::size_t j = 0; j < left; ++j) multiply_add(acc[j], aik, b[k * LDB + J + j]);
         }
-        for (std::size_t j = 0; j < left; ++j) out[i * C + J + j] = acc[j];
+        for (std::size_t j = 0; j < left; ++j) out[i * LDC + J + j] = acc[j];
       }
     }
   }
 }
+
+// A few rows (decoding a token) times a large b: memory-bound, so b is read front to back,
+// four rows of b at a time, in column blocks whose R output rows stay in L1 while the block's
+// rows of b stream past; for each element the products still arrive in order k = 0, ..., K-1.
+template <class T, std::size_t W, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexcept {
+  using V = vec<T, W>;
+  const std::size_t vectors = width / W;
+  if constexpr (!Acc)
+    for (std::size_t r = 0; r < R; ++r)
+      for (std::size_t j = 0; j < width; ++j) out[r * LDC + j] = T{};
+  constexpr std::size_t KB = 4;  // rows of b per pass over the block
+  constexpr std::size_t k_full = K / KB * KB;
+  for (std::size_t k = 0; k < k_full; k += KB)
+    for (std::size_t r = 0; r < R; ++r) {
+      V av[KB];
+      for (std::size_t q = 0; q < KB; ++q) av[q] = a[r * LDA + k + q] - V{};
+      T* o = out + r * LDC;
+      for (std::size_t v = 0; v < vectors; ++v) {
+        V acc;
+        __builtin_memcpy(&acc, o + v * W, sizeof(V));
+        for (std::size_t q = 0; q < KB; ++q) {
+          V bv;
+          __builtin_memcpy(&bv, b + (k + q) * LDB + v * W, sizeof(V));
+          multiply_add(acc, av[q], bv);
+        }
+        __builtin_memcpy(o + v * W, &acc, sizeof(V));
+      }
+      for (std::size_t j = vectors * W; j < width; ++j)
+        for (std::size_t q = 0; q < KB; ++q) multiply_add(o[j], a[r * LDA + k + q], b[(k + q) * LDB + j]);
+    }
+  for (std::size_t k = k_full; k < K; ++k)
+    for (std::size_t r = 0; r < R; ++r) {
+      const V av = a[r * LDA + k] - V{};
+      T* o = out + r * LDC;
+      for (std::size_t v = 0; v < vectors; ++v) {
+        V acc;
+        V bv;
+        __builtin_memcpy(&acc, o + v * W, sizeof(V));
+        __builtin_memcpy(&bv, b + k * LDB + v * W, sizeof(V));
+        multiply_add(acc, av, bv);
+        __builtin_memcpy(o + v * W, &acc, sizeof(V));
+      }
+      for (std::size_t j = vectors * W; j < width; ++j) multiply_add(o[j], a[r * LDA + k], b[k * LDB + j]);
+    }
+}
+
+template <class T, std::size_t W, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, bool Acc>
+inline void gemv_rows(const T* a, const T* b, T* out) noexcept {
+  // Columns per block: R rows of them within 16 KiB of L1.
+  constexpr std::size_t block_cols = (16 * 1024 / (R * sizeof(T))) / W * W;
+  for (std::size_t j = 0; j < C; j += block_cols)
+    gemv_block<T, W, R, K, LDA, LDB, LDC, Acc>(a, b + j, out + j, C - j < block_cols ? C - j : block_cols);
+}
+
+// Where gemv_rows beats the register-blocked kernel: up to 4 rows, and b beyond L1.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline constexpr bool use_gemv_rows = R <= 4 && K * C * sizeof(T) > 64 * 1024 && C >= 4 * native_lanes<T>;
 #endif
 
-/// out (R x C) = a (R x K) . b (K x C), all row-major; b's rows are LDB apart. No overlap.
-template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDB = C>
-inline void matmul(const T* a, const T* b, T* out) noexcept {
-#if defined(__GNUC__) && !defined(__clang__)
-  // Small products (up to 16 x 16 x 16): GCC unrolls the dot-product loop nest completely and
-  // vectorises it across j better than the blocked kernel (measured 1.3x to 3x at 4, 8 and 16);
-  // Clang does not (it is 5x to 10x slower on this form), so Clang keeps the blocked kernel.
-  if constexpr (R * K * C <= 4096) {
-    for (std::size_t i = 0; i < R; ++i)
-      for (std::size_t j = 0; j < C; ++j) {
-        T acc{};
-        for (std::size_t k = 0; k < K; ++k) acc += a[i * K + k] * b[k * LDB + j];
-        out[i * C + j] = acc;
-      }
+/// out (R x C) (+)= a (R x K) . b (K x C), row-major with row strides LDA, LDB and LDC; Acc:
+/// add to the sums already in out (continuing their order). No overlap.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemm(const T* a, const T* b, T* out) noexcept {
+#if defined(__GNUC__)
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes<T> > 0 && use_gemv_rows<T, R, K, C>) {
+    gemv_rows<T, native_lanes<T>, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     return;
   }
-#endif
-#if defined(__GNUC__)
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0) {
-    columns<T, native_lanes<T>, 0, R, K, C, LDB>(a, b, out);
+    columns<T, native_lanes<T>, 0, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     return;
   }
 #endif
   // Portable fallback: i-k-j order, the innermost loop along contiguous rows of b and out.
   for (std::size_t i = 0; i < R; ++i) {
-    T* o = out + i * C;
-    for (std::size_t j = 0; j < C; ++j) o[j] = T{};
+    T* o = out + i * LDC;
+    if constexpr (!Acc)
+      for (std::size_t j = 0; j < C; ++j) o[j] = T{};
     for (std::size_t k = 0; k < K; ++k) {
-      const T aik = a[i * K + k];
+      const T aik = a[i * LDA + k];
       const T* bk = b + k * LDB;
-      for (std::size_t j = 0; j < C; ++j) o[j] += aik * bk[j];
+      for (std::size_t j = 0; j < C; ++j) multiply_add(o[j], aik, bk[j]);
     }
   }
 }
 
-/// out (R x C) = a (R x K) . b^T, b being C x K row-major. b is transposed once into a
-/// K x C buffer on the stack (K*C elements, O(1/R) of the product's work), then multiplied.
+/// out (R x C) = a (R x K) . b (K x C), all row-major; b's rows are LDB apart. No overlap.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDB = C>
+inline void matmul(const T* a, const T* b, T* out) noexcept {
+  gemm<T, R, K, C, K, LDB, C, false>(a, b, out);
+}
+
+// Bytes of b^T that matmul_abt packs at a time: its whole stack use, whatever the shape.
+inline constexpr std::size_t abt_panel_bytes = 32 * 1024;
+
+// out[R x PC] (row stride C) = a[R x K] . b^T, b being PC rows of K: b^T packed in blocks of
+// KC x PC on the stack, the blocks after the first adding to out.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t PC>
+inline void abt_panel(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t kc_fit = abt_panel_bytes / (PC * sizeof(T));
+  constexpr std::size_t KC = K < kc_fit ? K : (kc_fit > 0 ? kc_fit : 1);
+  constexpr std::size_t blocks = K / KC;
+  alignas(64) T bt[KC * PC];
+  for (std::size_t kb = 0; kb < blocks; ++kb) {
+    for (std::size_t j = 0; j < PC; ++j)
+      for (std::size_t k = 0; k < KC; ++k) bt[k * PC + j] = b[j * K + kb * KC + k];
+    if (kb == 0)
+      gemm<T, R, KC, PC, K, PC, C, false>(a, bt, out);
+    else
+      gemm<T, R, KC, PC, K, PC, C, true>(a + kb * KC, bt, out);
+  }
+  if constexpr (blocks * KC < K) {
+    constexpr std::size_t KT = K - blocks * KC;
+    for (std::size_t j = 0; j < PC; ++j)
+      for (std::size_t k = 0; k < KT; ++k) bt[k * PC + j] = b[j * K + blocks * KC + k];
+    gemm<T, R, KT, PC, K, PC, C, (blocks > 0)>(a + blocks * KC, bt, out);
+  }
+}
+
+/// out (R x C) = a (R x K) . b^T, b being C x K row-major (Q K^T, x W^T). b^T is packed a
+/// panel at a time (at most abt_panel_bytes on the stack, whatever the shape), then multiplied.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
-  alignas(64) T bt[K * C];
-  for (std::size_t j = 0; j < C; ++j)
-    for (std::size_t k = 0; k < K; ++k) bt[k * C + j] = b[j * K + k];
-  matmul<T, R, K, C>(a, bt, out);
+  constexpr std::size_t lanes = native_lanes<T> > 0 ? native_lanes<T> : 4;
+  constexpr std::size_t pc_max = 4 * lanes;  // columns per panel
+  constexpr std::size_t PC = C < pc_max ? C : pc_max;
+  constexpr std::size_t panels = C / PC;
+  for (std::size_t p = 0; p < panels; ++p) abt_panel<T, R, K, C, PC>(a, b + p * PC * K, out + p * PC);
+  if constexpr (panels * PC < C) abt_panel<T, R, K, C, C - panels * PC>(a, b + panels * PC * K, out + panels * PC);
 }
 
 }  // namespace static_attention::detail::simd
@@ -1928,9 +2547,21 @@ constexpr void check_matmul_shapes() noexcept {
 template <class T, std::size_t R, std::size_t K, std::size_t K2, std::size_t C>
 constexpr matrix<T, R, C> matmul(const matrix<T, R, K>& a, const matrix<T, K2, C>& b) noexcept {
   detail::check_matmul_shapes<R, K, K2, C>();
-  matrix<T, R, C> out;
+  if constexpr (K == K2) {
+    matrix<T, R, C> out{detail::uninitialized};  // the kernel writes every element
+    detail::matmul_kernel<T, R, K, C>(a.elems, b.elems, out.elems);
+    return out;
+  } else {
+    return matrix<T, R, C>{};
+  }
+}
+
+/// The matrix product written into `out`, a matrix the caller owns (static, heap or a
+/// workspace): no result on the stack, whatever the shape. Same bits as `out = matmul(a, b)`.
+template <class T, std::size_t R, std::size_t K, std::size_t K2, std::size_t C>
+constexpr void matmul_into(matrix<T, R, C>& out, const matrix<T, R, K>& a, const matrix<T, K2, C>& b) noexcept {
+  detail::check_matmul_shapes<R, K, K2, C>();
   if constexpr (K == K2) detail::matmul_kernel<T, R, K, C>(a.elems, b.elems, out.elems);
-  return out;
 }
 
 /// Batched product, item by item: (B x N x K) . (B x K x C) -> (B x N x C), as `torch.matmul`.
@@ -2022,7 +2653,12 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
       }
       T total{};
       for (std::size_t j = 0; j < len; ++j) {
-        const T e = static_attention::exp(x[j] - row_max);  // exp(-inf) is exactly 0
+        // x - max can overflow to -inf ({FLT_MAX, -FLT_MAX}), which GCC's constant evaluator
+        // refuses and Clang's accepts. Halves cannot overflow, and when x - max < -max_finite / 2
+        // its exp is exactly +0 either way, as the run-time exp(-inf) or exp(-huge) gives: so both
+        // compilers accept every finite row, with the run time's bits. (exp(-inf) is exactly 0.)
+        const bool vanishes = x[j] / 2 - row_max / 2 < -std::numeric_limits<T>::max() / 4;
+        const T e = vanishes ? T{0} : static_attention::exp(x[j] - row_max);
         y[j] = e;
         total += e;
       }
@@ -2193,9 +2829,13 @@ template <class T, std::size_t d_in, std::size_t d_out, std::size_t context_leng
 struct causal_attention {
   static_assert(detail::check_attention_element<T>());
 
+  /// The element type of the weights, the inputs and the outputs.
+  using value_type = T;
   /// Features in and out, for shape folds over a model (model.hpp).
   static constexpr std::size_t in_features = d_in;
   static constexpr std::size_t out_features = d_out;
+  /// The longest sequence it takes (its context_length), for the same folds.
+  static constexpr std::size_t max_tokens = context_length;
 
   matrix<T, d_in, d_out> W_query;
   matrix<T, d_in, d_out> W_key;
@@ -2267,7 +2907,262 @@ struct causal_attention {
   }
 };
 
+/// `causal_attention ca{W_query, W_key, W_value}` (or with a dropout probability after them)
+/// deduces T, d_in and d_out from the first weight, with no context length.
+template <class T, std::size_t DIn, std::size_t DOut, class... Rest>
+causal_attention(const matrix<T, DIn, DOut>&, const Rest&...) -> causal_attention<T, DIn, DOut>;
+
 }  // namespace static_attention
+
+// ---- static_attention/embedding.hpp ----------------------------------------------------------
+// embedding<T, Vocab, D>: nn.Embedding, a lookup table from ids to rows.
+
+namespace static_attention {
+
+/// An id type: any integer type but bool.
+template <class I>
+concept token_id = std::integral<I> && !std::same_as<I, bool>;
+
+/// nn.Embedding(Vocab, D): row `id` of a Vocab x D table for each id. An id outside
+/// [0, Vocab) is a compile error in constant evaluation and an assertion at run time.
+template <class T, std::size_t Vocab, std::size_t D>
+struct embedding {
+  static_assert(detail::check_attention_element<T>());
+
+  /// The element type.
+  using value_type = T;
+  /// Number of rows (ids) and features per row.
+  static constexpr std::size_t num_embeddings = Vocab;
+  static constexpr std::size_t embedding_dim = D;
+
+  /// Vocab x D, PyTorch's layout (`weight[id]` is the row of id).
+  matrix<T, Vocab, D> weight;
+
+  /// The rows of ids, in order: N ids -> N x D.
+  template <token_id I, std::size_t N>
+  constexpr matrix<T, N, D> operator()(const std::array<I, N>& ids) const noexcept {
+    matrix<T, N, D> out;
+    for (std::size_t i = 0; i < N; ++i) copy_row(ids[i], out.elems + i * D);
+    return out;
+  }
+
+  /// Rows for a batch of id sequences: B x N ids -> B x N x D.
+  template <token_id I, std::size_t B, std::size_t N>
+  constexpr tensor<T, B, N, D> operator()(const matrix<I, B, N>& ids) const noexcept {
+    tensor<T, B, N, D> out;
+    for (std::size_t k = 0; k < B * N; ++k) copy_row(ids.elems[k], out.elems + k * D);
+    return out;
+  }
+
+  /// The rows of ids first, first + 1, ..., first + N - 1 (`weight[arange(N)]`, positions).
+  template <std::size_t N>
+  constexpr matrix<T, N, D> rows(std::size_t first = 0) const noexcept {
+    matrix<T, N, D> out;
+    for (std::size_t i = 0; i < N; ++i) copy_row(first + i, out.elems + i * D);
+    return out;
+  }
+
+ private:
+  template <class I>
+  constexpr void copy_row(I id, T* out) const noexcept {
+    const auto row = static_cast<std::size_t>(id);  // a negative id wraps to a huge one
+    detail::check_index<Vocab>(row);
+    if (row < Vocab)
+      for (std::size_t j = 0; j < D; ++j) out[j] = weight.elems[row * D + j];
+  }
+};
+
+}  // namespace static_attention
+
+// ---- static_attention/feed_forward.hpp -------------------------------------------------------
+// feed_forward<T, D, Hidden>: the book's FeedForward, Linear(D, Hidden), GELU, Linear(Hidden, D).
+
+// ---- static_attention/gelu.hpp ---------------------------------------------------------------
+// gelu: the book's GELU, the tanh approximation.
+
+namespace static_attention {
+
+namespace detail {
+// The book computes sqrt(2 / pi) as a tensor of the default dtype: sqrt of 2 / pi rounded to T.
+template <class T>
+inline constexpr T gelu_sqrt_2_over_pi = static_attention::sqrt(static_cast<T>(2.0 / 3.141592653589793));
+
+// The book's expression in PyTorch's order of operations, each product rounded on its own:
+// (0.5 x) (1 + tanh(c (x + 0.044715 x^3))), x^3 as (x x) x (torch.pow(x, 3)).
+template <class T>
+constexpr T gelu_scalar(T x) noexcept {
+  const T cube = rounded_product(rounded_product(x, x), x);
+  const T inner = x + rounded_product(static_cast<T>(0.044715), cube);
+  const T t = static_attention::tanh(rounded_product(gelu_sqrt_2_over_pi<T>, inner));
+  return rounded_product(rounded_product(static_cast<T>(0.5), x), T{1} + t);
+}
+
+// gelu in place on n values. At run time the polynomial runs in vectors (each product still
+// rounded on its own) and tanh through its array overload, which gives the scalar tanh's bits;
+// in constant evaluation, gelu_scalar on each value. The same bits either way.
+template <class T>
+constexpr void gelu_in_place(T* data, std::size_t n) noexcept {
+#if defined(__GNUC__)
+  constexpr std::size_t lanes = simd::native_lanes<T>;
+  if constexpr (lanes >= simd::min_lanes<T>) {
+    if (!std::is_constant_evaluated()) {
+      using V = simd::vec<T, lanes>;
+      const auto product = [](V a, V b) {
+        V p = a * b;
+        round_here(p);
+        return p;
+      };
+      constexpr std::size_t chunk = 32 * lanes;
+      T args[chunk];
+      const std::size_t whole = n / chunk * chunk;
+      for (std::size_t done = 0; done < whole; done += chunk) {
+        for (std::size_t v = 0; v < chunk; v += lanes) {
+          V x;
+          __builtin_memcpy(&x, data + done + v, sizeof(V));
+          const V inner = x + product(static_cast<T>(0.044715) - V{}, product(product(x, x), x));
+          const V arg = product(gelu_sqrt_2_over_pi<T> - V{}, inner);
+          __builtin_memcpy(args + v, &arg, sizeof(V));
+        }
+        static_attention::tanh(std::span<const T>{args, chunk}, std::span<T>{args, chunk});
+        for (std::size_t v = 0; v < chunk; v += lanes) {
+          V x;
+          V t;
+          __builtin_memcpy(&x, data + done + v, sizeof(V));
+          __builtin_memcpy(&t, args + v, sizeof(V));
+          const V y = product(product(static_cast<T>(0.5) - V{}, x), T{1} + t);
+          __builtin_memcpy(data + done + v, &y, sizeof(V));
+        }
+      }
+      for (std::size_t k = whole; k < n; ++k) data[k] = gelu_scalar(data[k]);
+      return;
+    }
+  }
+#endif
+  for (std::size_t k = 0; k < n; ++k) data[k] = gelu_scalar(data[k]);
+}
+
+template <class M>
+constexpr void check_gelu_element() noexcept {
+  static_assert(is_floating_element<value_type_t<M>>, "gelu(m) requires a floating-point element type (float or double)");
+}
+}  // namespace detail
+
+/// GELU, the tanh approximation, element-wise:
+/// `0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))`, as the book's GELU module computes it.
+template <dense M>
+constexpr M gelu(const M& m) noexcept {
+  detail::check_gelu_element<M>();
+  M out = m;
+  if constexpr (is_floating_element<value_type_t<M>>) detail::gelu_in_place(out.elems, M::size);
+  return out;
+}
+
+/// ReLU, element-wise, for comparison with GELU (the book plots both).
+template <dense M>
+constexpr M relu(const M& m) noexcept {
+  M out;
+  for (std::size_t k = 0; k < M::size; ++k) out.elems[k] = m.elems[k] > 0 ? m.elems[k] : value_type_t<M>{};
+  return out;
+}
+
+}  // namespace static_attention
+
+// ---- static_attention/linear_layer.hpp -------------------------------------------------------
+// linear_layer: y = x W + b, PyTorch's nn.Linear, for building models around attention.
+
+namespace static_attention {
+
+/// An affine layer, in_features -> out_features: y = x W + b, with W in the x @ W layout
+/// (in_features x out_features). from_linear takes nn.Linear's out x in weight.
+template <class T, std::size_t in_features_, std::size_t out_features_>
+struct linear_layer {
+  /// The element type of the weights, the inputs and the outputs.
+  using value_type = T;
+  /// Features in and out, for shape folds over a model (model.hpp).
+  static constexpr std::size_t in_features = in_features_;
+  static constexpr std::size_t out_features = out_features_;
+
+  static_assert(detail::check_attention_element<T>());
+
+  matrix<T, in_features_, out_features_> weight;
+  matrix<T, 1, out_features_> bias;
+
+  /// From nn.Linear's weight (out x in) and bias (1 x out).
+  template <class U, std::size_t R, std::size_t C, std::size_t BR, std::size_t BC>
+  static constexpr linear_layer from_linear(const matrix<U, R, C>& w, const matrix<U, BR, BC>& b) noexcept {
+    return {detail::linear_weight_as_xw<T, in_features_, out_features_>(w), detail::bias_row<T, out_features_>(b)};
+  }
+
+  /// x W + b for one sequence: N x in -> N x out.
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, out_features_> operator()(const matrix<U, N, D>& x) const noexcept {
+    matrix<T, N, out_features_> y;
+    if constexpr (detail::input_fits<T, in_features_, no_context_limit, U, N, D>()) {
+      y = matmul(x, weight);
+      for (std::size_t i = 0; i < N; ++i)
+        for (std::size_t j = 0; j < out_features_; ++j) y.elems[i * out_features_ + j] += bias.elems[j];
+    }
+    return y;
+  }
+
+  /// x W + b for a batch.
+  template <class U, std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, out_features_> operator()(const tensor<U, B, N, D>& x) const noexcept {
+    return detail::per_item(x, *this);
+  }
+};
+
+/// `linear_layer layer{W, b}` deduces T, in_features and out_features from W (in x out, the
+/// x @ W layout); b is then the 1 x out bias.
+template <class T, std::size_t In, std::size_t Out, class... Rest>
+linear_layer(const matrix<T, In, Out>&, const Rest&...) -> linear_layer<T, In, Out>;
+
+}  // namespace static_attention
+
+namespace static_attention {
+
+/// The book's FeedForward: expand to Hidden features (the book's 4 x emb_dim), GELU, and
+/// project back: `layers[2](gelu(layers[0](x)))`. Both layers have biases.
+template <class T, std::size_t D, std::size_t Hidden>
+struct feed_forward {
+  /// The element type.
+  using value_type = T;
+  /// Features in and out, for shape folds over a model (model.hpp).
+  static constexpr std::size_t in_features = D;
+  static constexpr std::size_t out_features = D;
+  /// The longest sequence it takes: any.
+  static constexpr std::size_t max_tokens = no_context_limit;
+
+  /// `layers[0]`: D -> Hidden.
+  linear_layer<T, D, Hidden> expand;
+  /// `layers[2]`: Hidden -> D.
+  linear_layer<T, Hidden, D> project;
+
+  /// N x D -> N x D.
+  template <class U, std::size_t N, std::size_t C>
+  constexpr matrix<T, N, D> operator()(const matrix<U, N, C>& x) const noexcept {
+    matrix<T, N, Hidden> h = expand(x);
+    detail::gelu_in_place(h.elems, h.size);  // in place: one N x Hidden buffer
+    return project(h);
+  }
+
+  /// Each batch item.
+  template <class U, std::size_t B, std::size_t N, std::size_t C>
+  constexpr tensor<T, B, N, D> operator()(const tensor<U, B, N, C>& x) const noexcept {
+    return detail::per_item(x, *this);
+  }
+};
+
+}  // namespace static_attention
+
+// ---- static_attention/gpt.hpp ----------------------------------------------------------------
+// The book's GPT (chapter 4): configuration, model, PyTorch's initialisation and greedy
+// generation, with every shape in the types.
+
+// ---- static_attention/kv_cache.hpp -----------------------------------------------------------
+// kv_cache: the keys and values of the tokens an attention layer has seen, so that new tokens
+// attend to them without recomputing them. Capacity is in the type; the fill level is the one
+// run-time value.
 
 // ---- static_attention/multi_head_attention.hpp -----------------------------------------------
 // Multi-head attention (the chapter's MultiHeadAttention) and MultiHeadAttentionWrapper.
@@ -2365,15 +3260,39 @@ struct concat_head_outputs {
     return concat(heads(*x)...);
   }
 };
+// Biases of the query, key and value projections (nn.Linear(d_in, d_out, bias=qkv_bias)):
+// none by default, as in the chapter.
+template <class T, std::size_t DOut, bool QkvBias>
+struct qkv_biases {};
+template <class T, std::size_t DOut>
+struct qkv_biases<T, DOut, true> {
+  /// Bias rows of W_query, W_key and W_value (1 x d_out each), added after x W.
+  matrix<T, 1, DOut> b_query;
+  matrix<T, 1, DOut> b_key;
+  matrix<T, 1, DOut> b_value;
+};
+
+// x W, plus the bias row when there is one.
+template <class T, std::size_t N, std::size_t DIn, std::size_t DOut, class U>
+constexpr matrix<T, N, DOut> project(const matrix<U, N, DIn>& x, const matrix<T, DIn, DOut>& w,
+                                     const matrix<T, 1, DOut>* bias) noexcept {
+  matrix<T, N, DOut> y = matmul(x, w);
+  if (bias != nullptr)
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = 0; j < DOut; ++j) y.elems[i * DOut + j] += bias->elems[j];
+  return y;
+}
 }  // namespace detail
 
 /// Causal multi-head attention: d_out is split into num_heads heads of head_dim columns.
 /// Each head attends on its own columns of Q, K and V, scaled by 1 / sqrt(head_dim); the
 /// heads' context vectors are concatenated and go through the output projection
-/// x W_out + b_out. Dropout and the context length work as in causal_attention.
+/// x W_out + b_out. Dropout and the context length work as in causal_attention. With qkv_bias
+/// the query, key and value projections have bias rows too (b_query, b_key, b_value), as
+/// `MultiHeadAttention(..., qkv_bias=True)`.
 template <class T, std::size_t d_in, std::size_t d_out, std::size_t num_heads,
-          std::size_t context_length = no_context_limit>
-struct multi_head_attention {
+          std::size_t context_length = no_context_limit, bool qkv_bias = false>
+struct multi_head_attention : detail::qkv_biases<T, d_out, qkv_bias> {
   static_assert(d_out_divisible_by_num_heads<d_out, num_heads>,
                 "multi_head_attention<T, d_in, d_out, num_heads> requires d_out % num_heads == 0, so that "
                 "every head gets head_dim = d_out / num_heads columns");
@@ -2383,9 +3302,13 @@ struct multi_head_attention {
   /// Columns per head.
   static constexpr std::size_t head_dim = num_heads > 0 ? d_out / num_heads : 0;
 
+  /// The element type of the weights, the inputs and the outputs.
+  using value_type = T;
   /// Features in and out, for shape folds over a model (model.hpp).
   static constexpr std::size_t in_features = d_in;
   static constexpr std::size_t out_features = d_out;
+  /// The longest sequence it takes (its context_length), for the same folds.
+  static constexpr std::size_t max_tokens = context_length;
 
   matrix<T, d_in, d_out> W_query;
   matrix<T, d_in, d_out> W_key;
@@ -2435,8 +3358,8 @@ struct multi_head_attention {
   constexpr tensor<T, num_heads, N, N> attention_weights(const matrix<U, N, D>& x) const noexcept {
     tensor<T, num_heads, N, N> out;
     if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>()) {
-      const auto queries = matmul(x, W_query);
-      const auto keys = matmul(x, W_key);
+      const auto queries = detail::project(x, W_query, query_bias());
+      const auto keys = detail::project(x, W_key, key_bias());
       boost::hana::for_each(detail::head_indices<num_heads>,
                             detail::head_weights<T, head_dim, N, d_out, num_heads>{&queries, &keys, &out});
     }
@@ -2468,13 +3391,26 @@ struct multi_head_attention {
   }
 
  private:
+  constexpr const matrix<T, 1, d_out>* query_bias() const noexcept {
+    if constexpr (qkv_bias) return &this->b_query;
+    return nullptr;
+  }
+  constexpr const matrix<T, 1, d_out>* key_bias() const noexcept {
+    if constexpr (qkv_bias) return &this->b_key;
+    return nullptr;
+  }
+  constexpr const matrix<T, 1, d_out>* value_bias() const noexcept {
+    if constexpr (qkv_bias) return &this->b_value;
+    return nullptr;
+  }
+
   template <class U, std::size_t N, std::size_t D, class Drop>
   constexpr matrix<T, N, d_out> forward(const matrix<U, N, D>& x, const Drop& drop) const noexcept {
     matrix<T, N, d_out> context;
     if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>()) {
-      const auto queries = matmul(x, W_query);
-      const auto keys = matmul(x, W_key);
-      const auto values = matmul(x, W_value);
+      const auto queries = detail::project(x, W_query, query_bias());
+      const auto keys = detail::project(x, W_key, key_bias());
+      const auto values = detail::project(x, W_value, value_bias());
       boost::hana::for_each(detail::head_indices<num_heads>, detail::attend_head<T, head_dim, N, d_out, Drop>{
                                                                  &queries, &keys, &values, &context, &drop});
     }
@@ -2495,6 +3431,10 @@ struct multi_head_attention_wrapper {
   static_assert(((Heads::in_features == in_features) && ...),
                 "multi_head_attention_wrapper requires heads of one d_in");
   static constexpr std::size_t out_features = (Heads::out_features + ...);
+  /// The element type of the first head (concatenation requires all heads to share it).
+  using value_type = detail::layer_element_t<typename detail::first_type<Heads...>::type>;
+  /// The longest sequence every head takes.
+  static constexpr std::size_t max_tokens = detail::min_max_tokens<Heads...>();
   /// The heads, in output order.
   boost::hana::tuple<Heads...> heads;
 
@@ -2509,6 +3449,2489 @@ struct multi_head_attention_wrapper {
 template <class... Heads>
 constexpr multi_head_attention_wrapper<Heads...> make_multi_head_attention_wrapper(const Heads&... heads) noexcept {
   return {boost::hana::make_tuple(heads...)};
+}
+
+}  // namespace static_attention
+
+namespace static_attention {
+
+/// Keys and values of up to Capacity tokens of D features, rows [0, length) in use.
+template <class T, std::size_t Capacity, std::size_t D>
+struct kv_cache {
+  static_assert(Capacity > 0, "kv_cache<T, Capacity, D> requires Capacity > 0");
+  /// The most tokens it holds.
+  static constexpr std::size_t capacity = Capacity;
+  /// Keys, transposed: column p is the key of the token at position p, so that a query's
+  /// scores against every position read each feature's keys contiguously.
+  matrix<T, D, Capacity> keys_t;
+  /// Row p is the value of the token at position p.
+  matrix<T, Capacity, D> values;
+  /// Tokens held: the next token goes to position `length`.
+  std::size_t length = 0;
+
+  /// Forgets every token (the storage is reused).
+  constexpr void clear() noexcept { length = 0; }
+};
+
+namespace detail {
+// Not constexpr: reaching it in constant evaluation reports the overflow by name.
+inline void kv_cache_capacity_exceeded(std::size_t /*length*/, std::size_t /*new_tokens*/,
+                                       std::size_t /*capacity*/) noexcept {}
+
+template <std::size_t Capacity>
+constexpr bool check_cache_room(std::size_t length, std::size_t new_tokens) noexcept {
+  if (length + new_tokens > Capacity) {
+    if (std::is_constant_evaluated()) kv_cache_capacity_exceeded(length, new_tokens, Capacity);
+    assert(false && "static_attention: kv_cache capacity exceeded; clear() it or use a larger Capacity");
+    return false;
+  }
+  return true;
+}
+}  // namespace detail
+
+namespace detail {
+// Causal attention of N query rows (row stride D; head h in columns [h hd, (h + 1) hd)) whose
+// keys and values are already in the cache at rows first, ..., first + N - 1: query i attends
+// to cache rows 0 .. first + i. context (N x D, zeros on entry) receives the heads' outputs;
+// scores is scratch for one row of weights. Each score is the in-order dot product divided by
+// sqrt(head_dim), each row a softmax, each output an in-order weighted sum: a full pass's
+// terms in a full pass's order.
+template <class T, std::size_t D, std::size_t Heads, std::size_t Capacity, std::size_t N>
+constexpr void attend_rows(const T* queries, const kv_cache<T, Capacity, D>& cache, std::size_t first, T* context,
+                           T* scores) noexcept {
+  constexpr std::size_t head_dim = D / Heads;
+  constexpr T scale = sqrt_dk<T, head_dim>();
+  for (std::size_t i = 0; i < N; ++i) {
+    const std::size_t seen = first + i + 1;  // positions 0 .. first + i
+    for (std::size_t h = 0; h < Heads; ++h) {
+      const T* query = queries + i * D + h * head_dim;
+      const T* keys = cache.keys_t.elems + h * head_dim * Capacity;  // feature k of position p at k * Capacity + p
+      std::size_t p = 0;
+#if defined(__GNUC__)
+      // At run time, vectors of positions: lane p sums its own products in order of k.
+      constexpr std::size_t lanes = simd::native_lanes<T>;
+      if constexpr (lanes >= simd::min_lanes<T>) {
+        if (!std::is_constant_evaluated()) {
+          using V = simd::vec<T, lanes>;
+          for (; p + lanes <= seen; p += lanes) {
+            V dot{};
+            for (std::size_t k = 0; k < head_dim; ++k) {
+              V key;
+              __builtin_memcpy(&key, keys + k * Capacity + p, sizeof(V));
+              multiply_add(dot, query[k] - V{}, key);
+            }
+            const V scaled = dot / scale;
+            __builtin_memcpy(scores + p, &scaled, sizeof(V));
+          }
+        }
+      }
+#endif
+      for (; p < seen; ++p) {
+        T dot{};
+        for (std::size_t k = 0; k < head_dim; ++k) dot += rounded_product(query[k], keys[k * Capacity + p]);
+        scores[p] = dot / scale;
+      }
+      softmax_rows<T>(scores, scores, 1, seen);
+      T* out = context + i * D + h * head_dim;
+      bool done = false;
+#if defined(__GNUC__)
+      // At run time, vectors of features: lane k sums its own products in order of p.
+      if constexpr (lanes >= simd::min_lanes<T> && head_dim % lanes == 0) {
+        if (!std::is_constant_evaluated()) {
+          using V = simd::vec<T, lanes>;
+          for (std::size_t k0 = 0; k0 < head_dim; k0 += lanes) {
+            V acc;
+            __builtin_memcpy(&acc, out + k0, sizeof(V));
+            for (std::size_t q = 0; q < seen; ++q) {
+              V value;
+              __builtin_memcpy(&value, cache.values.elems + q * D + h * head_dim + k0, sizeof(V));
+              multiply_add(acc, scores[q] - V{}, value);
+            }
+            __builtin_memcpy(out + k0, &acc, sizeof(V));
+          }
+          done = true;
+        }
+      }
+#endif
+      if (!done)
+        for (std::size_t q = 0; q < seen; ++q) {
+          const T* value = cache.values.elems + q * D + h * head_dim;
+          for (std::size_t k = 0; k < head_dim; ++k) out[k] += rounded_product(scores[q], value[k]);
+        }
+    }
+  }
+}
+
+// Keys of `rows` tokens (rows x D, row-major) into the cache's columns first, first + 1, ...
+template <class T, std::size_t Capacity, std::size_t D>
+constexpr void store_keys(kv_cache<T, Capacity, D>& cache, std::size_t first, std::size_t rows,
+                          const T* keys) noexcept {
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < D; ++j) cache.keys_t.elems[j * Capacity + first + i] = keys[i * D + j];
+}
+
+// rows x cols values at y, plus the bias row b added to each row.
+template <class T, std::size_t Rows, std::size_t Cols>
+constexpr void add_bias_rows(T* y, const matrix<T, 1, Cols>& b) noexcept {
+  for (std::size_t i = 0; i < Rows; ++i)
+    for (std::size_t j = 0; j < Cols; ++j) y[i * Cols + j] += b.elems[j];
+}
+}  // namespace detail
+
+/// Causal multi-head attention for N new tokens that follow the cache's: their keys and values
+/// are appended, and each new token attends to every cached token and to the new ones up to
+/// itself. Bit for bit the rows `att` gives for the whole sequence: each score, softmax and
+/// weighted sum runs over the same terms in the same order (a full pass also adds the masked
+/// positions' zeros, which change no bits). Evaluation mode; N > room left is a compile error
+/// in constant evaluation and an assertion (and no change) at run time.
+template <class T, std::size_t DIn, std::size_t DOut, std::size_t Heads, std::size_t Ctx, bool QkvBias,
+          std::size_t Capacity, std::size_t N>
+constexpr matrix<T, N, DOut> attend_cached(const multi_head_attention<T, DIn, DOut, Heads, Ctx, QkvBias>& att,
+                                           kv_cache<T, Capacity, DOut>& cache,
+                                           const matrix<T, N, DIn>& x) noexcept {
+  static_assert(Capacity <= Ctx, "attend_cached(att, cache, x) requires a cache capacity <= the context_length");
+  static_assert(tokens_within_context_length<N, Capacity>,
+                "attend_cached(att, cache, x) requires N <= the cache's capacity");
+  matrix<T, N, DOut> context;
+  if (!detail::check_cache_room<Capacity>(cache.length, N)) return context;
+  const std::size_t first = cache.length;
+  matrix<T, N, DOut> queries = matmul(x, att.W_query);
+  matrix<T, N, DOut> keys = matmul(x, att.W_key);
+  T* values = cache.values.elems + first * DOut;
+  detail::matmul_kernel<T, N, DIn, DOut>(x.elems, att.W_value.elems, values);
+  if constexpr (QkvBias) {
+    detail::add_bias_rows<T, N, DOut>(queries.elems, att.b_query);
+    detail::add_bias_rows<T, N, DOut>(keys.elems, att.b_key);
+    detail::add_bias_rows<T, N, DOut>(values, att.b_value);
+  }
+  detail::store_keys(cache, first, N, keys.elems);
+  T scores[Capacity]{};
+  detail::attend_rows<T, DOut, Heads, Capacity, N>(queries.elems, cache, first, context.elems, scores);
+  cache.length = first + N;
+  matrix<T, N, DOut> result = matmul(context, att.W_out);
+  detail::add_bias_rows<T, N, DOut>(result.elems, att.b_out);
+  return result;
+}
+
+/// Causal multi-head attention of a whole sequence into caller-owned storage: `out = att(x)`,
+/// bit for bit, with the keys and values in `cache` (cleared first) and only a block of 16
+/// queries and one row of weights on the stack, however long the sequence. For long sequences
+/// at GPT-2 size (the chapter's exercise 3.3: d = 768, 12 heads, 1024 tokens) where `att(x)`'s
+/// locals (Q, K, V, the N x N weights) would overflow a thread's stack: put x, out and cache in
+/// static storage or on the heap.
+template <class T, std::size_t DIn, std::size_t DOut, std::size_t Heads, std::size_t Ctx, bool QkvBias,
+          std::size_t Capacity, std::size_t N>
+constexpr void attend_into(const multi_head_attention<T, DIn, DOut, Heads, Ctx, QkvBias>& att,
+                           const matrix<T, N, DIn>& x, matrix<T, N, DOut>& out,
+                           kv_cache<T, Capacity, DOut>& cache) noexcept {
+  static_assert(tokens_within_context_length<N, Ctx>, "attend_into(att, x, out, cache) requires N <= context_length");
+  static_assert(tokens_within_context_length<N, Capacity>,
+                "attend_into(att, x, out, cache) requires N <= the cache's capacity");
+  cache.clear();
+  detail::matmul_kernel<T, N, DIn, DOut>(x.elems, att.W_value.elems, cache.values.elems);
+  if constexpr (QkvBias) detail::add_bias_rows<T, N, DOut>(cache.values.elems, att.b_value);
+  constexpr std::size_t block = N < 16 ? N : 16;
+  const auto store_block = [&]<std::size_t Rows>(std::size_t first) {
+    T keys[Rows * DOut]{};
+    detail::matmul_kernel<T, Rows, DIn, DOut>(x.elems + first * DIn, att.W_key.elems, keys);
+    if constexpr (QkvBias) detail::add_bias_rows<T, Rows, DOut>(keys, att.b_key);
+    detail::store_keys(cache, first, Rows, keys);
+  };
+  constexpr std::size_t whole = N / block;
+  for (std::size_t b = 0; b < whole; ++b) store_block.template operator()<block>(b * block);
+  if constexpr (whole * block < N) store_block.template operator()<N - whole * block>(whole * block);
+  cache.length = N;
+  T scores[Capacity]{};
+  const auto run_block = [&]<std::size_t Rows>(std::size_t first) {
+    T queries[Rows * DOut]{};
+    T context[Rows * DOut]{};
+    detail::matmul_kernel<T, Rows, DIn, DOut>(x.elems + first * DIn, att.W_query.elems, queries);
+    if constexpr (QkvBias) detail::add_bias_rows<T, Rows, DOut>(queries, att.b_query);
+    detail::attend_rows<T, DOut, Heads, Capacity, Rows>(queries, cache, first, context, scores);
+    T* y = out.elems + first * DOut;
+    detail::matmul_kernel<T, Rows, DOut, DOut>(context, att.W_out.elems, y);
+    detail::add_bias_rows<T, Rows, DOut>(y, att.b_out);
+  };
+  for (std::size_t b = 0; b < whole; ++b) run_block.template operator()<block>(b * block);
+  if constexpr (whole * block < N) run_block.template operator()<N - whole * block>(whole * block);
+}
+
+}  // namespace static_attention
+
+// ---- static_attention/layer_norm.hpp ---------------------------------------------------------
+// layer_norm<T, D>: the book's LayerNorm over the last dimension.
+
+namespace static_attention {
+
+/// The book's LayerNorm(emb_dim): each row is normalised to mean 0 and (biased) variance 1,
+/// then scaled and shifted: `scale * (x - mean) / sqrt(var + eps) + shift`, eps = 1e-5.
+///
+/// The mean and the variance are taken left to right; every product is rounded on its own, so
+/// both worlds give the same bits. A default-constructed layer_norm has zero scale (all zeros,
+/// so a static model lands in .bss); init_like_torch sets PyTorch's ones and zeros.
+template <class T, std::size_t D>
+struct layer_norm {
+  static_assert(detail::check_attention_element<T>());
+
+  /// The element type.
+  using value_type = T;
+  /// Features in and out, for shape folds over a model (model.hpp).
+  static constexpr std::size_t in_features = D;
+  static constexpr std::size_t out_features = D;
+  /// The longest sequence it takes: any.
+  static constexpr std::size_t max_tokens = no_context_limit;
+  /// The book's eps, as PyTorch adds it to a tensor of T.
+  static constexpr T eps = static_cast<T>(1e-5);
+
+  /// Multiplies each normalised feature (PyTorch: ones).
+  matrix<T, 1, D> scale;
+  /// Added after scaling (PyTorch: zeros).
+  matrix<T, 1, D> shift;
+
+  /// Normalises each of the N rows: N x D -> N x D.
+  template <class U, std::size_t N, std::size_t C>
+  constexpr matrix<T, N, D> operator()(const matrix<U, N, C>& x) const noexcept {
+    matrix<T, N, D> y;
+    if constexpr (detail::input_fits<T, D, no_context_limit, U, N, C>())
+      for (std::size_t i = 0; i < N; ++i) normalize_row(x.elems + i * D, y.elems + i * D);
+    return y;
+  }
+
+  /// Each row of each batch item.
+  template <class U, std::size_t B, std::size_t N, std::size_t C>
+  constexpr tensor<T, B, N, D> operator()(const tensor<U, B, N, C>& x) const noexcept {
+    return detail::per_item(x, *this);
+  }
+
+  /// One row of D values, from x into y (caller-owned storage; x == y is allowed).
+  constexpr void normalize_row(const T* x, T* y) const noexcept {
+    T total{};
+    for (std::size_t j = 0; j < D; ++j) total += x[j];
+    const T mean = total / static_cast<T>(D);
+    T squares{};
+    for (std::size_t j = 0; j < D; ++j) squares += detail::rounded_product(x[j] - mean, x[j] - mean);
+    const T var = squares / static_cast<T>(D);
+    const T denom = static_attention::sqrt(var + eps);
+    for (std::size_t j = 0; j < D; ++j)
+      y[j] = detail::rounded_product(scale.elems[j], (x[j] - mean) / denom) + shift.elems[j];
+  }
+};
+
+}  // namespace static_attention
+
+// ---- static_attention/model.hpp --------------------------------------------------------------
+// Whole-model shape checking: a model is a Hana tuple of layers, and a fold carries the shape
+// through them at compile time, naming the layer where the chain breaks.
+
+namespace static_attention {
+
+/// A layer: maps N x in_features to N x out_features (any N), like the attention modules and
+/// linear_layer.
+template <class L>
+concept layer = requires {
+  { std::remove_cvref_t<L>::in_features } -> std::convertible_to<std::size_t>;
+  { std::remove_cvref_t<L>::out_features } -> std::convertible_to<std::size_t>;
+};
+
+/// The position of a layer in a model, as it appears in diagnostics.
+template <std::size_t Index>
+struct layer_index {};
+
+/// Layer `Index` receives the shape the previous layer produced: `layer_input_fits<layer_index<2>,
+/// shape<6, 4>, shape<6, 3>>` is false (the chain breaks at layer 2: 6 x 4 meets 6 x 3).
+template <class Index, class Given, class Expected>
+inline constexpr bool layer_input_fits = std::is_same_v<Given, Expected>;
+
+/// Layer `Index` receives the element type the previous layer (or the input) produced:
+/// `layer_element_types_match<layer_index<1>, float, double>` is false (a float layer feeds a
+/// double one).
+template <class Index, class Given, class Expected>
+inline constexpr bool layer_element_types_match = std::is_same_v<Given, Expected>;
+
+/// Layer `Index` takes at most its context length of tokens:
+/// `layer_tokens_within_context_length<layer_index<0>, 20, 16>` is false.
+template <class Index, std::size_t Tokens, std::size_t ContextLength>
+inline constexpr bool layer_tokens_within_context_length = Tokens <= ContextLength;
+
+/// A model: layers applied in order, held in a Hana tuple (`hana::make_tuple(l1, l2, ...)` works too).
+template <layer... Layers>
+constexpr boost::hana::tuple<Layers...> make_model(const Layers&... layers) noexcept {
+  return boost::hana::make_tuple(layers...);
+}
+
+namespace detail {
+inline constexpr std::size_t no_break = static_cast<std::size_t>(-1);
+
+// What breaks a chain of layers, at layer `index`.
+enum class chain_problem { none, features, element_type, context_length };
+struct chain_break {
+  std::size_t index = no_break;
+  chain_problem problem = chain_problem::none;
+};
+
+template <std::size_t I, class First, class... Rest>
+struct nth_type : nth_type<I - 1, Rest...> {};
+template <class First, class... Rest>
+struct nth_type<0, First, Rest...> {
+  using type = First;
+};
+
+// Two element types agree unless both are known (void: an input of unknown type, or a layer that
+// states none) and differ.
+template <class Given, class Expected>
+inline constexpr bool element_types_agree =
+    std::is_void_v<Given> || std::is_void_v<Expected> || std::is_same_v<Given, Expected>;
+
+// Whether each layer takes the element type that reaches it: In for the first, then each layer's.
+template <class In, class... Layers, std::size_t... I>
+constexpr auto element_types_fit(std::index_sequence<I...>) noexcept {
+  return std::array<bool, sizeof...(Layers)>{
+      element_types_agree<typename nth_type<I, In, layer_element_t<Layers>...>::type, layer_element_t<Layers>>...};
+}
+
+// The first layer that cannot take what reaches it, N tokens of In elements and D features (In is
+// void when unknown), or no break. A layer's features are checked first, then its element type,
+// then its context length: the same rules, in the same order, as running it.
+template <class In, std::size_t N, std::size_t D, class... Layers>
+constexpr chain_break first_break() noexcept {
+  constexpr std::size_t takes[] = {Layers::in_features..., 0};
+  constexpr std::size_t gives[] = {D, Layers::out_features...};
+  constexpr std::size_t limits[] = {max_tokens_of<Layers>()..., 0};
+  constexpr auto types_fit = element_types_fit<In, Layers...>(std::index_sequence_for<Layers...>{});
+  for (std::size_t i = 0; i < sizeof...(Layers); ++i) {
+    if (takes[i] != gives[i]) return {i, chain_problem::features};
+    if (!types_fit[i]) return {i, chain_problem::element_type};
+    if (N > limits[i]) return {i, chain_problem::context_length};
+  }
+  return {};
+}
+
+// A function of its own, so that the diagnostic shows the context length as a number.
+template <std::size_t I, std::size_t N, std::size_t ContextLength>
+constexpr void check_context_length() noexcept {
+  static_assert(layer_tokens_within_context_length<layer_index<I>, N, ContextLength>,
+                "model: a layer with a context_length takes at most that many tokens "
+                "(layer_tokens_within_context_length<layer, tokens, context_length>)");
+}
+
+// One static_assert for the whole chain, so the diagnostic is short and names the layer.
+template <class In, std::size_t N, std::size_t D, class... Layers>
+constexpr void check_chain() noexcept {
+  constexpr chain_break broken = first_break<In, N, D, Layers...>();
+  constexpr std::size_t i = broken.index;
+  if constexpr (broken.problem == chain_problem::features) {
+    constexpr std::size_t takes[] = {Layers::in_features...};
+    constexpr std::size_t gives[] = {D, Layers::out_features...};
+    static_assert(layer_input_fits<layer_index<i>, shape<N, gives[i]>, shape<N, takes[i]>>,
+                  "model: each layer takes N x in_features, and the output of the layer before does not fit "
+                  "(layer_input_fits<layer, what reaches it, what it takes>)");
+  } else if constexpr (broken.problem == chain_problem::element_type) {
+    using given = typename nth_type<i, In, layer_element_t<Layers>...>::type;
+    using expected = layer_element_t<typename nth_type<i, Layers...>::type>;
+    static_assert(layer_element_types_match<layer_index<i>, given, expected>,
+                  "model: each layer takes the element type the layer before (or the input) produces "
+                  "(layer_element_types_match<layer, what reaches it, what it takes>); make every layer float or "
+                  "every layer double, or convert the input with map()");
+  } else if constexpr (broken.problem == chain_problem::context_length) {
+    check_context_length<i, N, max_tokens_of<typename nth_type<i, Layers...>::type>()>();
+  }
+}
+
+// The fold's step on values: the next layer applied to what the previous ones produced.
+struct apply_layer {
+  template <class Value, class Layer>
+  constexpr auto operator()(const Value& value, const Layer& next) const noexcept {
+    return next(value);
+  }
+};
+
+// The fold's step on shapes: shape<N, D> -> shape<N, out_features> (check_chain has checked the
+// rest).
+struct shape_step {
+  template <std::size_t N, std::size_t D, class LayerType>
+  constexpr auto operator()(boost::hana::basic_type<shape<N, D>>, LayerType) const noexcept {
+    return boost::hana::type_c<shape<N, LayerType::type::out_features>>;
+  }
+};
+}  // namespace detail
+
+/// The output shape of `model` for an input of shape `in`, computed by a fold over the layers'
+/// types: `output_shape(model, hana::type_c<shape<6, 3>>) == hana::type_c<shape<6, 2>>`.
+/// It applies forward's rules: a chain that breaks (features that do not fit, layers of
+/// different element types, more tokens than a layer's context length) fails to compile, naming
+/// the layer index and the rule; the check runs before the fold, so the diagnostic is one
+/// static_assert deep.
+template <class... Layers, std::size_t N, std::size_t D>
+constexpr auto output_shape(const boost::hana::tuple<Layers...>&, boost::hana::basic_type<shape<N, D>>) noexcept {
+  detail::check_chain<void, N, D, Layers...>();
+  return boost::hana::fold_left(boost::hana::tuple_t<Layers...>, boost::hana::type_c<shape<N, D>>,
+                                detail::shape_step{});
+}
+
+/// Runs the model's layers in order on a sequence or a batch, with the same shape check.
+template <class... Layers, class X>
+constexpr auto forward(const boost::hana::tuple<Layers...>& model, const X& x) noexcept {
+  // Checks the whole chain first, so a break reports its layer, and no layer runs on a bad shape.
+  detail::check_chain<value_type_t<X>, rows_v<X>, cols_v<X>, Layers...>();
+  if constexpr (detail::first_break<value_type_t<X>, rows_v<X>, cols_v<X>, Layers...>().problem ==
+                detail::chain_problem::none) {
+    return boost::hana::fold_left(model, x, detail::apply_layer{});
+  } else {
+    return x;
+  }
+}
+
+}  // namespace static_attention
+
+// ---- static_attention/random.hpp -------------------------------------------------------------
+// PyTorch-compatible random numbers: torch.manual_seed, torch.rand, tensor.uniform_,
+// tensor.normal_ and the default nn.Linear and nn.Embedding initialisations, bit for bit, in
+// constexpr code with no heap, no I/O and no <random> or <cmath>.
+//
+// The chapter seeds PyTorch and prints the numbers; with these functions the same seed gives the
+// same weights here, so a test (or a static_assert) can compare against the chapter directly.
+//
+// What PyTorch 1.13 does on the CPU, and what this header reproduces:
+//  * torch.manual_seed(s) restarts a standard MT19937 seeded with the low 32 bits of s, and
+//    clears the generator's cached normal value.
+//  * A float draw is the low 24 bits of one 32-bit output times 2^-24; a double draw is the
+//    low 53 bits of random64() times 2^-53, where random64() is (first << 32) | second.
+//  * tensor.uniform_(from, to) casts from and to to T and returns x * (to - from) + from in T.
+//    PyTorch's AVX2/AVX-512 kernels (the ones every x86-64 CPU since 2013 runs) are compiled
+//    with FMA contraction, so the product and the sum are rounded once, as fma(x, to - from,
+//    from); this header computes that single rounding exactly, without FMA hardware.
+//  * nn.Linear(in, out) draws its weight (out x in, row-major) then its bias, each with
+//    uniform_(-bound, bound); the bounds are computed in double as torch.nn.init computes them.
+//  * tensor.normal_(mean, std) (nn.Embedding's init is normal_(0, 1)) is Box-Muller:
+//    - 16 elements or more (contiguous): one uniform per element, all drawn first; then per
+//      block of 16, u1 = 1 - x[j] and u2 = x[j + 8] (j < 8) give x[j] = r cos(2 pi u2) std + mean
+//      and x[j + 8] = r sin(2 pi u2) std + mean with r = sqrt(-2 log u1). If the size is not a
+//      multiple of 16, 16 fresh uniforms overwrite the last 16 elements, which are transformed
+//      again (so size + 16 draws). float: the AVX2 kernel's Cephes log and sincos in float
+//      arithmetic (avx_mathfun.h), mean and std rounded to float. double: the same loop in
+//      double with glibc's log and sincos.
+//    - fewer than 16 elements (float or double): at::normal_distribution<double> per element:
+//      two 53-bit uniforms, r cos(theta) in double with glibc's log and sincos, and the pair's
+//      r sin(theta) cached in the generator for the next such element (across calls, until
+//      torch.manual_seed); then value * std + mean in double with one rounding, cast to T.
+//    - The final `* std + mean` is one FMA on every path (x86-64 builds with FMA).
+//   Reproduced exactly: PyTorch's AVX2 kernels with glibc 2.36's libm on a CPU with FMA (glibc
+//   then runs __ieee754_log_fma and __sincos_fma). That is ATEN_CPU_CAPABILITY=avx2 and also
+//   the default on AVX2 and AVX-512 CPUs: 1.13 has no AVX-512 normal_ kernel and runs the AVX2
+//   one (measured: avx512, avx2 and the default give the same bits). Elsewhere the last bits
+//   differ: PyTorch's DEFAULT capability (no AVX2) runs a scalar float loop (logf, sincosf, no
+//   FMA), which changes 38% of float normal_(0, 1) draws on 16 elements or more (54% with mean
+//   0.3, std 2.5), and rounds the double `* std + mean` twice (about 32% of double draws when
+//   mean != 0 or std != 1); another libm may round some double log or sincos differently.
+
+// ---- static_attention/detail/torch_normal.hpp ------------------------------------------------
+// The numerics behind random.hpp's normal(): PyTorch 1.13's CPU `tensor.normal_` kernels,
+// reproduced bit for bit in constexpr code (no heap, no I/O, no <cmath>).
+//
+//  * Exact fused multiply-add without FMA hardware: fused(a, b, c).value, float or double.
+//  * float: the kernel of PyTorch's AVX2 build, normal_fill_16_AVX2, with avx_mathfun.h's
+//    Cephes log and sincos; the FMAs are the ones GCC formed when it compiled them
+//    (-mfma -ffp-contract=fast), read from libtorch_cpu.so's machine code.
+//  * double: normal_fill_16<double> and at::normal_distribution<double>, which call glibc's
+//    log and sincos: glibc 2.36's x86-64 FMA variants (__ieee754_log_fma, Szabolcs Nagy's table
+//    log; __sincos_fma, IBM's Accurate Mathematical Library), again with the FMAs GCC formed,
+//    read from libm.so.6's machine code, and with glibc's tables (__log_data, __sincostab),
+//    read from its data. log takes positive normal arguments and sincos |x| < 105414350
+//    (below glibc's multi-precision reduction); Box-Muller needs (0, 1] and [0, 2 pi).
+//  * Square roots correctly rounded, as the kernels' vsqrtps and vsqrtpd are.
+//
+// Checked on this machine, at run time through both code paths (the constant evaluator's and
+// the run-time one): every float uniform through the float kernel against torch (each of the
+// 2^24 values as u1 and as u2, three mean/std pairs); 4e8 logs and 3e8 sincos against
+// libm.so.6; the float square root on all 2^31 positive floats.
+//
+// Constant-evaluation cost (a model is initialised inside a static_assert): Clang charges one
+// step per statement evaluated and none per operator, a function call at least two (its body
+// and its return) and a constructor with an empty body one. So the fused multiply-add,
+// evaluated some 15 times per normal, is a class whose constructor computes it in member
+// initialisers; the kernels are one declaration with many declarators and a return; bit casts
+// are __builtin_bit_cast (std::bit_cast is a call). GCC counts operations instead, and
+// charges member reads more than local ones, so the classes keep few members.
+//
+// FMA contraction is off throughout (GCC: optimize pragma; Clang: fp contract pragma for the
+// whole file, which covers member initialisers too), so exactly the FMAs written are fused.
+
+#if defined(__clang__)
+#pragma float_control(push)
+#pragma clang fp contract(off)
+#endif
+SA_DETAIL_MATH_BEGIN
+
+namespace static_attention::detail::torch_normal {
+
+// ---------------------------------------------------------------------------------------------
+// Exact fused multiply-add
+
+// a + b rounded to odd: s = RN(a + b) if that is exact or has an odd last bit, otherwise the
+// neighbour of s towards the exact sum (whose last bit is odd). Rounding to odd and then to
+// nearest in a narrower format, or after adding a larger term, is one correct rounding.
+[[nodiscard]] constexpr double add_round_to_odd(double a, double b) noexcept {
+  const double s = a + b, bv = s - a, e = (a - (s - bv)) + (b - bv);
+  const std::uint64_t m = __builtin_bit_cast(std::uint64_t, s);
+  return e == 0.0 || (m & 1U) != 0 ? s : __builtin_bit_cast(double, (s > 0.0) == (e > 0.0) ? m + 1 : m - 1);
+}
+
+// fma(a, b, c), rounded once: fused(a, b, c).value, for float and for double.
+template <class F>
+struct fused;
+
+/// float: a * b is exact in double (24 + 24 bits), so sum = RN(a * b + c) is one rounding,
+/// and rounding it to float is the correct result unless it lies exactly halfway between two
+/// floats (the first rounding may have made that tie) or below float's normal range; those rare
+/// cases round to odd first.
+template <>
+struct fused<float> {
+  double sum;
+  float value;
+  constexpr fused(float a, float b, float c) noexcept
+      : sum(static_cast<double>(a) * static_cast<double>(b) + static_cast<double>(c)),
+        value((__builtin_bit_cast(std::uint64_t, sum) & 0x1fff'ffffU) != 0x1000'0000U &&
+                      (sum > 0x1p-126 || sum < -0x1p-126)
+                  ? static_cast<float>(sum)
+                  : static_cast<float>(
+                        add_round_to_odd(static_cast<double>(a) * static_cast<double>(b), static_cast<double>(c)))) {}
+};
+
+/// double (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms
+/// using rounding to odd", IEEE TC 2008, algorithm 5): a * b = p + pe exactly (Dekker's product
+/// on Veltkamp's halves ah + (a - ah), bh + (b - bh)), c + p = th + tl exactly (Knuth's TwoSum),
+/// then RN(th + RO(tl + pe)), the rounding to odd from a third TwoSum, tl + pe = s + se.
+/// Needs |a|, |b| < 2^995 and no underflow in the error terms: true of every use here.
+/// Only values read twice are members (reads of members cost GCC's evaluator more operations
+/// than recomputing a difference); the rest is recomputed.
+template <>
+struct fused<double> {
+  static constexpr double splitter = 0x1p27 + 1.0;
+  double ah, bh, p, pe, th, tl, s, se;
+  double value;
+  constexpr fused(double a, double b, double c) noexcept
+      : ah(splitter * a - (splitter * a - a)),
+        bh(splitter * b - (splitter * b - b)),
+        p(a * b),
+        pe(((ah * bh - p) + ah * (b - bh) + (a - ah) * bh) + (a - ah) * (b - bh)),
+        th(c + p),
+        tl((c - (th - (th - c))) + (p - (th - c))),
+        s(tl + pe),
+        se((tl - (s - (s - tl))) + (pe - (s - tl))),
+        value(th +
+              (se == 0.0 || (__builtin_bit_cast(std::uint64_t, s) & 1U) != 0
+                   ? s
+                   : __builtin_bit_cast(double, (s > 0.0) == (se > 0.0) ? __builtin_bit_cast(std::uint64_t, s) + 1
+                                                                        : __builtin_bit_cast(std::uint64_t, s) - 1))) {}
+};
+
+template <class F>
+fused(F, F, F) -> fused<F>;
+
+// ---------------------------------------------------------------------------------------------
+// Correctly rounded square roots of x > 0 finite and normal (+-0 is returned as it is): in
+// constant evaluation by Newton's iteration and an exact rounding test, at run time by the
+// sqrtss/sqrtsd instruction (IEEE 754 square roots are correctly rounded: the same bits).
+
+// float: Newton's iteration y <- (y + x / y) / 2 in double from a first guess within 6% (the
+// halved exponent) leaves a relative error below 1e-12 after three steps, so q is the float
+// nearest sqrt(x) or a neighbour of it. The midpoints between q and its neighbours have 25
+// bits: their squares are exact in double and decide the rounding.
+[[nodiscard]] constexpr float sqrt_f(float x) noexcept {
+  if (!__builtin_is_constant_evaluated()) return __builtin_sqrtf(x);  // the same, correctly rounded, faster
+  // xd keeps +-0 out of the arithmetic (sqrt(+-0) = +-0 is returned at the end).
+  const double xd = x == 0.0f ? 1.0 : static_cast<double>(x),
+               y0 = __builtin_bit_cast(double, (__builtin_bit_cast(std::uint64_t, xd) >> 1) + 0x1ff8'0000'0000'0000ULL),
+               y1 = 0.5 * (y0 + xd / y0), y2 = 0.5 * (y1 + xd / y1), y3 = 0.5 * (y2 + xd / y2),
+               q = static_cast<float>(y3),
+               up = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, static_cast<float>(y3)) + 1),
+               down = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, static_cast<float>(y3)) - 1),
+               hi = 0.5 * (q + up), lo = 0.5 * (q + down);
+  return x == 0.0f ? x : static_cast<float>(xd > hi * hi ? up : xd < lo * lo ? down : q);
+}
+
+// double: y, after four Newton steps, is within an ulp of sqrt(x), so r = x - y^2 is exact
+// (one fma). With u = ulp(y): sqrt(x) > y + u/2 iff r > y u, and sqrt(x) < y - u/2 iff
+// r <= -y u (r and y u are multiples of u^2, so the u^2/4 of (y +- u/2)^2 cannot tip the
+// comparison); below a power of two the gap is u/2 and the test is r <= -y u / 2.
+[[nodiscard]] constexpr double sqrt_d(double x) noexcept {
+  if (!__builtin_is_constant_evaluated()) return __builtin_sqrt(x);  // the same, correctly rounded, faster
+  // xs keeps +-0 out of the arithmetic (sqrt(+-0) = +-0 is returned at the end).
+  const double xs = x == 0.0 ? 1.0 : x,
+               y0 = __builtin_bit_cast(double, (__builtin_bit_cast(std::uint64_t, xs) >> 1) + 0x1ff8'0000'0000'0000ULL),
+               y1 = 0.5 * (y0 + xs / y0), y2 = 0.5 * (y1 + xs / y1), y3 = 0.5 * (y2 + xs / y2),
+               y = 0.5 * (y3 + xs / y3), r = fused(-y, y, xs).value,
+               yu = y * __builtin_bit_cast(
+                            double, (__builtin_bit_cast(std::uint64_t, y) & 0x7ff0'0000'0000'0000ULL) - (52ULL << 52)),
+               yu_below = (__builtin_bit_cast(std::uint64_t, y) & 0x000f'ffff'ffff'ffffULL) == 0 ? 0.5 * yu : yu;
+  return x == 0.0         ? x
+         : r > yu         ? __builtin_bit_cast(double, __builtin_bit_cast(std::uint64_t, y) + 1)
+         : r <= -yu_below ? __builtin_bit_cast(double, __builtin_bit_cast(std::uint64_t, y) - 1)
+                          : y;
+}
+
+// ---------------------------------------------------------------------------------------------
+// float: PyTorch's AVX2 kernel, one lane at a time. Each fused() is an FMA that GCC formed in
+// libtorch_cpu.so; every other product and sum is rounded on its own. Products that are exact
+// (by a power of two, or of small integers by short constants) are written unfused: fusing
+// them would not change a bit.
+
+// Cephes' constants as the kernel loads them (avx_mathfun.h's literals rounded to float).
+inline constexpr float sqrt_half_f = 0x1.6a09e6p-1f;
+inline constexpr float log_p[9] = {0x1.204376p-4f,  -0x1.d7a370p-4f, 0x1.de4a34p-4f,  -0x1.fcba9ep-4f, 0x1.23d37ep-3f,
+                                   -0x1.555ca0p-3f, 0x1.999d58p-3f,  -0x1.fffff8p-3f, 0x1.555554p-2f};
+inline constexpr float log_q1 = -0x1.bd0106p-13f;  // ln 2 = q2 - q1 (Cody and Waite)
+inline constexpr float log_q2 = 0x1.63p-1f;
+inline constexpr float four_over_pi_f = 0x1.45f306p+0f;
+inline constexpr float minus_dp1 = -0x1.92p-1f;  // -pi/4 in three parts
+inline constexpr float minus_dp2 = -0x1.fb4p-13f;
+inline constexpr float minus_dp3 = -0x1.4442d2p-25f;
+inline constexpr float sin_p0 = -0x1.9943f2p-13f, sin_p1 = 0x1.11073cp-7f, sin_p2 = -0x1.555546p-3f;
+inline constexpr float cos_p0 = 0x1.99eb9cp-16f, cos_p1 = -0x1.6c0c34p-10f, cos_p2 = 0x1.55554ap-5f;
+inline constexpr float two_pi_f = 0x1.921fb6p+2f;  // _mm256_set1_ps(2.0f * c10::pi<double>)
+
+// log256_ps, x positive and normal: x = m 2^e with m in [sqrt(1/2), sqrt(2)) and t = m - 1,
+// log(x) = t + t^3 P(t) - t^2/2 + e ln 2 (P by Horner, one FMA per step).
+[[nodiscard]] constexpr float cephes_log(float x) noexcept {
+  // m in [0.5, 1) from x's mantissa; below sqrt(1/2) it is doubled (t = 2m - 1) and e lowered.
+  const float m = __builtin_bit_cast(float, (__builtin_bit_cast(std::uint32_t, x) & ~0x7f80'0000U) | 0x3f00'0000U),
+              e = (static_cast<float>(static_cast<std::int32_t>(__builtin_bit_cast(std::uint32_t, x) >> 23) - 127) +
+                   1.0f) -
+                  (m < sqrt_half_f ? 1.0f : 0.0f),
+              t = (m - 1.0f) + (m < sqrt_half_f ? m : 0.0f), z = t * t, y1 = fused(log_p[0], t, log_p[1]).value,
+              y2 = fused(y1, t, log_p[2]).value, y3 = fused(y2, t, log_p[3]).value, y4 = fused(y3, t, log_p[4]).value,
+              y5 = fused(y4, t, log_p[5]).value, y6 = fused(y5, t, log_p[6]).value, y7 = fused(y6, t, log_p[7]).value,
+              y8 = fused(y7, t, log_p[8]).value;
+  return (t + (fused(y8 * t, z, e * log_q1).value - z * 0.5f)) + e * log_q2;
+}
+
+struct sin_cos_f {
+  float sin;
+  float cos;
+};
+
+// sincos256_ps, x finite with |x| < 2^31 pi/4: x = j pi/4 + r with j the even integer at or
+// above |x| 4/pi (truncated, plus one, last bit cleared) and |r| <= pi/4, both polynomials in
+// r^2, then the selection and the sign flips by octant. Signs of zero follow the vector code
+// (and, andnot, then an add of +0).
+[[nodiscard]] constexpr sin_cos_f cephes_sincos(float x) noexcept {
+  const std::uint32_t sign = __builtin_bit_cast(std::uint32_t, x) & 0x8000'0000U;
+  const float ax = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, x) ^ sign);
+  const std::int32_t j = (static_cast<std::int32_t>(ax * four_over_pi_f) + 1) & ~1;
+  const float y = static_cast<float>(j), r1 = fused(y, minus_dp1, ax).value, r2 = fused(y, minus_dp2, r1).value,
+              r = fused(y, minus_dp3, r2).value, z = r * r, c1 = fused(z, cos_p0, cos_p1).value,
+              c2 = fused(z, c1, cos_p2).value, c = fused(c2 * z, z, -(z * 0.5f)).value + 1.0f,
+              s1 = fused(sin_p0, z, sin_p1).value, s2 = fused(z, s1, sin_p2).value, s = fused(z * s2, r, r).value,
+              sin_poly = (j & 2) == 0 ? s + 0.0f : 0.0f + c, cos_poly = (j & 2) == 0 ? 0.0f + c : s + 0.0f;
+  return {__builtin_bit_cast(
+              float, __builtin_bit_cast(std::uint32_t, sin_poly) ^ sign ^ (static_cast<std::uint32_t>(j & 4) << 29)),
+          __builtin_bit_cast(
+              float, __builtin_bit_cast(std::uint32_t, cos_poly) ^ (static_cast<std::uint32_t>(~(j - 2) & 4) << 29))};
+}
+
+// One lane pair of normal_fill_16_AVX2, first[0] and first[8]: u1 = 1 - first[0] (in (0, 1]),
+// r = sqrt(-2 log u1), theta = 2 pi first[8]; first[0] = r cos(theta) * std + mean and
+// first[8] = r sin(theta) * std + mean, each one FMA.
+constexpr void box_muller_avx2(float* first, float mean, float std_dev) noexcept {
+  const sin_cos_f sc = cephes_sincos(two_pi_f * first[8]);
+  const float radius = sqrt_f(-2.0f * cephes_log(1.0f - first[0]));
+  first[0] = fused(radius * sc.cos, std_dev, mean).value;
+  first[8] = fused(radius * sc.sin, std_dev, mean).value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// double: glibc 2.36's log and sincos as libm.so.6 runs them on an x86-64 CPU with FMA.
+
+struct log_entry {
+  double invc;  // near 1/c for the subinterval's centre c
+  double logc;  // log(c)
+};
+struct sincos_entry {
+  double sn, ssn;  // sin(k/128) = sn + ssn
+  double cs, ccs;  // cos(k/128) = cs + ccs
+};
+
+// __log_data: ln 2 in two parts; log(1 + r) ~ r - r^2/2 + r^3 A(r) on the table path, and
+// r + r^2 B(r) near 1; then invc and logc for 128 subintervals of [0x1.6p-1, 0x1.6p0).
+inline constexpr double log_ln2hi = 0x1.62e42fefa3800p-1;  // 42 bits: k * ln2hi is exact
+inline constexpr double log_ln2lo = 0x1.ef35793c76730p-45;
+inline constexpr double log_a[5] = {-0x1.0000000000001p-1, 0x1.555555551305bp-2, -0x1.fffffffeb4590p-3,
+                                    0x1.999b324f10111p-3, -0x1.55575e506c89fp-3};
+inline constexpr double log_b[11] = {-0x1.0000000000000p-1, 0x1.5555555555577p-2,  -0x1.ffffffffffdcbp-3,
+                                     0x1.999999995dd0cp-3,  -0x1.55555556745a7p-3, 0x1.24924a344de30p-3,
+                                     -0x1.fffffa4423d65p-4, 0x1.c7184282ad6cap-4,  -0x1.999eb43b068ffp-4,
+                                     0x1.78182f7afd085p-4,  -0x1.5521375d145cdp-4};
+
+// __sincostab: sin and cos of k/128 for k = 0..109, each the sum of two doubles.
+inline constexpr sincos_entry sincos_table[110] = {
+    {0x0.0p+0, 0x0.0p+0, 0x1.0000000000000p+0, 0x0.0p+0},
+    {0x1.fffeaaaaeeeefp-8, -0x1.e45e2ec67b77cp-62, 0x1.fffc000155552p-1, 0x1.f4a01a0196daep-55},
+    {0x1.fffaaaaeeeed5p-7, -0x1.2ab639a9f0777p-63, 0x1.fff000155549fp-1, 0x1.28a28a03a5ef3p-55},
+    {0x1.7ff7001033255p-6, 0x1.efe2b51527336p-64, 0x1.ffdc006bff7e6p-1, 0x1.ae6dae86977bdp-55},
+    {0x1.ffeaaaeeee86fp-6, -0x1.cd406fb224ae2p-60, 0x1.ffc00155527d3p-1, -0x1.3b54492d89b5bp-55},
+    {0x1.3feb2b12d45d5p-5, 0x1.4ec54203d1c11p-60, 0x1.ff9c03414a7bap-1, 0x1.991f4be6c59bfp-57},
+    {0x1.7fdc01032fba9p-5, -0x1.599bdf46e997ap-59, 0x1.ff7006bfdf99fp-1, -0x1.8b3b560648d5fp-56},
+    {0x1.bfc6d78586dacp-5, 0x1.8e4fd03dbf236p-62, 0x1.ff3c0c8103a31p-1, 0x1.4856dbddc0e66p-56},
+    {0x1.ffaaaeeed4edbp-5, -0x1.2d16d32684b69p-59, 0x1.ff0015549f4d3p-1, 0x1.328387b99426fp-55},
+    {0x1.1fc343d808befp-4, -0x1.f3d32e6f3be4fp-58, 0x1.febc222a8ef9fp-1, 0x1.7934934f54c77p-58},
+    {0x1.3facb12d1755bp-4, -0x1.921915299468cp-58, 0x1.fe7034129ef6fp-1, -0x1.cbf4337c96f97p-57},
+    {0x1.5f911fd10b737p-4, -0x1.0184f02be9102p-58, 0x1.fe1c4c3c873ebp-1, -0x1.5a9c9057c4a02p-60},
+    {0x1.7f701032550e4p-4, 0x1.afc2d1800501ap-60, 0x1.fdc06bf7e6b9bp-1, 0x1.31902b535f8dbp-55},
+    {0x1.9f4902d55d1f9p-4, 0x1.2696d7eac1dc1p-58, 0x1.fd5c94b43e000p-1, -0x1.2e768cb4f92f9p-57},
+    {0x1.bf1b78568391dp-4, 0x1.e91841dea4cc8p-58, 0x1.fcf0c800e99b1p-1, 0x1.ea3d786d186acp-57},
+    {0x1.dee6f16c1cce6p-4, -0x1.50f8e2fb71673p-59, 0x1.fc7d078d1bc88p-1, 0x1.075d2447db685p-55},
+    {0x1.feaaeee86ee36p-4, -0x1.afcb2bcc6f03bp-59, 0x1.fc015527d5bd3p-1, 0x1.b68f35094efb8p-55},
+    {0x1.0f3378ddd71d1p-3, 0x1.d8468724f0f9ep-57, 0x1.fb7db2bfe0695p-1, 0x1.21dadf4f65ab1p-55},
+    {0x1.1f0d3d7afceafp-3, -0x1.6ef95099769a5p-57, 0x1.faf22263c4bd3p-1, -0x1.52ace133a2769p-58},
+    {0x1.2ee285e4ab88fp-3, -0x1.e4d0f05dee058p-57, 0x1.fa5ea641c36f2p-1, 0x1.04da6ed17cc7cp-59},
+    {0x1.3eb312c5d66cbp-3, 0x1.47d666b66cb91p-57, 0x1.f9c340a7cc428p-1, 0x1.c5b6b063b7462p-55},
+    {0x1.4e7ea4dc5f27bp-3, 0x1.949db2ac072fcp-58, 0x1.f91ff40374d01p-1, -0x1.7d03f4d3a9e4cp-57},
+    {0x1.5e44fcfa126f3p-3, -0x1.6f443063f89b6p-57, 0x1.f874c2e1eecf6p-1, -0x1.c6514e1332b16p-55},
+    {0x1.6e05dc05a4d4cp-3, -0x1.32c5c8b81c940p-66, 0x1.f7c1afeffde24p-1, -0x1.8f55bc47540b1p-56},
+    {0x1.7dc102fbaf2b5p-3, 0x1.5ab50e23c97c3p-59, 0x1.f706bdf9ece1cp-1, -0x1.698c80c36dcb4p-55},
+    {0x1.8d7632efaa944p-3, -0x1.20fa262cbb953p-57, 0x1.f643efeb82acdp-1, 0x1.6b00ac1fe28acp-56},
+    {0x1.9d252d0cec312p-3, 0x1.9c43d80b1137dp-58, 0x1.f57948cff6797p-1, 0x1.e3a0d3e03b1d5p-57},
+    {0x1.accdb297a0765p-3, -0x1.9883b57d6cdebp-58, 0x1.f4a6cbd1e3a79p-1, 0x1.13df0edaebb57p-55},
+    {0x1.bc6f84edc6199p-3, 0x1.9c1a56a7b0cabp-57, 0x1.f3cc7c3b3d16ep-1, -0x1.21a3ad28a3494p-57},
+    {0x1.cc0a6588289a3p-3, -0x1.868d09bc87c6bp-57, 0x1.f2ea5d753ffedp-1, 0x1.cc4215f56d583p-55},
+    {0x1.db9e15fb5a5d0p-3, -0x1.32e20d6cc6fc2p-57, 0x1.f20073086649fp-1, 0x1.b940416c1984bp-56},
+    {0x1.eb2a57f8ae5a3p-3, -0x1.0be06af572cebp-57, 0x1.f10ec09c5873bp-1, 0x1.d9072762c1283p-55},
+    {0x1.faaeed4f31577p-3, -0x1.15d88508e32b8p-57, 0x1.f01549f7deea1p-1, 0x1.d3c1e99e5cafdp-55},
+    {0x1.0515cbf65155cp-2, -0x1.9b8c29dfd8ec8p-56, 0x1.ef141300d2f26p-1, -0x1.2aa1b08ded372p-55},
+    {0x1.0cd00cef36436p-2, -0x1.9fb0a0c93e2b5p-56, 0x1.ee0b1fbc0f11cp-1, -0x1.bfd2380bbc3b1p-59},
+    {0x1.14861aa94ddebp-2, -0x1.be881b5b615a4p-57, 0x1.ecfa744d5efa1p-1, -0x1.56d0a4af541d0p-58},
+    {0x1.1c37d64c6b876p-2, 0x1.46076fe0dcff5p-56, 0x1.ebe214f76efa8p-1, -0x1.02f9f12ba543ep-55},
+    {0x1.23e52111aaf36p-2, -0x1.4f080334eff18p-56, 0x1.eac2061bbaf4fp-1, 0x1.2c1d53e94658dp-57},
+    {0x1.2b8ddc43eb49fp-2, 0x1.1553899f2d807p-57, 0x1.e99a4c3a7cd83p-1, -0x1.2264b1bc53ce8p-55},
+    {0x1.3331e94049f87p-2, 0x1.e0cb6b40c302cp-56, 0x1.e86aebf29a9edp-1, 0x1.9397afdbb58a7p-55},
+    {0x1.3ad129769d3d8p-2, 0x1.03d5504878398p-63, 0x1.e733ea0193d40p-1, -0x1.6428b3546ce13p-55},
+    {0x1.426b7e69ee697p-2, -0x1.f09c75705c59fp-56, 0x1.e5f54b436e9d0p-1, 0x1.7eb0fd02fc8bcp-55},
+    {0x1.4a00c9b0f3d20p-2, 0x1.823ba6bb08eadp-56, 0x1.e4af14b2a449cp-1, -0x1.68ca02e8a6833p-55},
+    {0x1.5190ecf68a77ap-2, 0x1.b357155eef0f3p-56, 0x1.e3614b680d6a5p-1, -0x1.27793aa015237p-56},
+    {0x1.591bc9fa2f597p-2, 0x1.7c74bac3fe0cbp-57, 0x1.e20bf49acd6c1p-1, -0x1.660aec7ef636cp-58},
+    {0x1.60a1429078775p-2, 0x1.b1fd80ba89133p-58, 0x1.e0af15a03dbcep-1, 0x1.fe8e702771ae6p-58},
+    {0x1.682138a38d7f7p-2, -0x1.d889202444aadp-56, 0x1.df4ab3ebd875ep-1, -0x1.e2d8a7e6736c4p-55},
+    {0x1.6f9b8e33a0255p-2, 0x1.42bc14ee9da0dp-56, 0x1.ddded50f228d6p-1, -0x1.e80c8d42ba2bfp-57},
+    {0x1.7710255764214p-2, -0x1.6ead7314bb6cep-57, 0x1.dc6b7eb995912p-1, 0x1.4b364776dcd35p-58},
+    {0x1.7e7ee03c86d4ep-2, -0x1.b63bcdabf5af2p-56, 0x1.daf0b6b888e83p-1, 0x1.a249e2b5e5ceap-55},
+    {0x1.85e7a12826949p-2, 0x1.8a40e9b5face0p-56, 0x1.d96e82f71a9dcp-1, 0x1.ff61bd5d2039dp-55},
+    {0x1.8d4a4a774992fp-2, 0x1.44a02ea766326p-56, 0x1.d7e4e97e17b4ap-1, -0x1.3b770352bed94p-57},
+    {0x1.94a6be9f546c5p-2, -0x1.69ce13e683f58p-56, 0x1.d653f073e4040p-1, -0x1.76236434bec37p-55},
+    {0x1.9bfce02e80510p-2, 0x1.09e39a320b0a4p-56, 0x1.d4bb9e1c619e0p-1, 0x1.f34bb77858f61p-55},
+    {0x1.a34c91cc50ccap-2, -0x1.a310e3b50cecdp-58, 0x1.d31bf8d8d7c06p-1, 0x1.e60dd3089cbddp-56},
+    {0x1.aa95b63a09277p-2, -0x1.6293eb13c0381p-57, 0x1.d1750727d94f0p-1, 0x1.0d52b1ec1a48ep-55},
+    {0x1.b1d8305321617p-2, -0x1.ae242cb99f519p-56, 0x1.cfc6cfa52ad9fp-1, 0x1.8b5b5508f2a0dp-55},
+    {0x1.b913e30dbac43p-2, -0x1.e38ad2f6c3ff1p-56, 0x1.ce115909a82e5p-1, 0x1.1f139bb31109ap-55},
+    {0x1.c048b17b140a3p-2, 0x1.19fe6757e9fa7p-57, 0x1.cc54aa2b2972ep-1, 0x1.4ee162ba83a98p-57},
+    {0x1.c7767ec7fd19ep-2, -0x1.eb14d1a3d5826p-58, 0x1.ca90c9fc67d0bp-1, -0x1.46a81485e3462p-57},
+    {0x1.ce9d2e3d4a51fp-2, -0x1.2fc8a12dae298p-57, 0x1.c8c5bf8ce1a84p-1, 0x1.ab3d1a1590123p-56},
+    {0x1.d5bca34047661p-2, 0x1.28a44a75fc29cp-56, 0x1.c6f39208be53bp-1, -0x1.741dbfbaadb42p-55},
+    {0x1.dcd4c15329c9ap-2, 0x1.0d4c6e171fd9ap-56, 0x1.c51a48b8b175ep-1, -0x1.1bbb43b9aa880p-57},
+    {0x1.e3e56c1582a69p-2, -0x1.0a4821099f88fp-58, 0x1.c339eb01ddd81p-1, -0x1.caaf5ee82c5c0p-55},
+    {0x1.eaee8744b05f0p-2, -0x1.789b43c9b027dp-58, 0x1.c1528065b7d50p-1, -0x1.892111312e828p-55},
+    {0x1.f1eff6bc4f97bp-2, 0x1.17212f8a7525cp-56, 0x1.bf641081e7536p-1, 0x1.b7bd71628a9a1p-55},
+    {0x1.f8e99e76abc97p-2, 0x1.9d950af2d00a3p-58, 0x1.bd6ea310294f5p-1, 0x1.31bbcc88c109dp-56},
+    {0x1.ffdb628d2f57ap-2, 0x1.f4a992e905b6ap-57, 0x1.bb723fe630f32p-1, 0x1.72bd2452d0a39p-56},
+    {0x1.0362939c69955p-1, -0x1.2d8cd78397b01p-55, 0x1.b96eeef58840ep-1, 0x1.45a3cc78fade0p-58},
+    {0x1.06d3686946e5bp-1, 0x1.3f5ae4538ff1bp-55, 0x1.b764b84b704c2p-1, -0x1.f5848c21b389bp-55},
+    {0x1.0a4021e9e1001p-1, -0x1.6f643a13914f6p-55, 0x1.b553a410c104ep-1, 0x1.8ff7947027a16p-58},
+    {0x1.0da8b26b5672ep-1, -0x1.a58def0bee909p-55, 0x1.b33bba89c8948p-1, 0x1.ea6a51d1f6ca9p-55},
+    {0x1.110d0c4b69c3bp-1, 0x1.d918998809981p-55, 0x1.b11d04162a4c6p-1, 0x1.1dd561efbc0c2p-56},
+    {0x1.146d21f8b7f82p-1, 0x1.bf9535e2739a8p-56, 0x1.aef78930bd275p-1, -0x1.f836279746f94p-56},
+    {0x1.17c8e5f2eedb0p-1, 0x1.35e57102e2488p-57, 0x1.accb526f69de5p-1, 0x1.8fb6a8dd6b6ccp-55},
+    {0x1.1b204acb02fddp-1, -0x1.f190c70cbb5ffp-58, 0x1.aa98688308913p-1, -0x1.b83d607cd5070p-63},
+    {0x1.1e7343236574cp-1, 0x1.22a3fa4f41d5ap-56, 0x1.a85ed4373e02dp-1, 0x1.9be06385ec792p-57},
+    {0x1.21c1c1b0394cfp-1, 0x1.e5b324b23aa31p-58, 0x1.a61e9e72586afp-1, 0x1.58330e2fd453fp-55},
+    {0x1.250bb93788bbbp-1, 0x1.ea3d02457bccep-56, 0x1.a3d7d0352bdcfp-1, -0x1.68dbaeca19669p-55},
+    {0x1.28511c917a067p-1, -0x1.01df1d9a16b70p-55, 0x1.a18a729aee445p-1, 0x1.95e25736c0358p-60},
+    {0x1.2b91dea88421ep-1, -0x1.fa371db216ab0p-55, 0x1.9f368ed912f85p-1, -0x1.1d200c5791606p-55},
+    {0x1.2ecdf279a3082p-1, 0x1.d3557e0e7e37ep-55, 0x1.9cdc2e3f25e5cp-1, 0x1.3f99112993f62p-55},
+    {0x1.32054b148bc4fp-1, 0x1.f6b42095a135bp-55, 0x1.9a7b5a36a6514p-1, 0x1.722cfcc9fa7a9p-55},
+    {0x1.3537db9be0367p-1, 0x1.b327e7af040f0p-57, 0x1.98141c42e1310p-1, 0x1.d1ff80488f08dp-55},
+    {0x1.386597456282bp-1, -0x1.10fada93b07a8p-56, 0x1.95a67e00cb1fdp-1, -0x1.0befda21f862dp-55},
+    {0x1.3b8e715a2840ap-1, -0x1.97653a7d2f07bp-56, 0x1.93328926d9e92p-1, -0x1.bb77003600cdap-55},
+    {0x1.3eb25d36cd53ap-1, -0x1.be570e1570fc0p-58, 0x1.90b84784ddaf7p-1, -0x1.0feb10ab93b87p-56},
+    {0x1.41d14e4ba6790p-1, 0x1.4608fd287ecf5p-55, 0x1.8e37c303d9ad1p-1, -0x1.463a4b53d4bf8p-57},
+    {0x1.44eb381cf386bp-1, -0x1.3ed6c1e6a5505p-55, 0x1.8bb105a5dc900p-1, 0x1.863e03e9474c1p-55},
+    {0x1.48000e431159fp-1, -0x1.b194a7463ed10p-55, 0x1.89241985d871fp-1, 0x1.c48d9c413ed84p-55},
+    {0x1.4b0fc46aab761p-1, 0x1.0da05738cc59ap-61, 0x1.869108d77a6c6p-1, 0x1.338ffe2bfe9ddp-56},
+    {0x1.4e1a4e54ed51bp-1, -0x1.a492f89b7c76ap-55, 0x1.83f7dde701ca0p-1, -0x1.152cf609bc6e8p-59},
+    {0x1.511f9fd7b351cp-1, -0x1.5c0e861c48831p-55, 0x1.8158a31916d5dp-1, -0x1.de8b90b8228dep-57},
+    {0x1.541facddbb724p-1, 0x1.232c28520d391p-56, 0x1.7eb362eaa1488p-1, 0x1.a1d65a4a5959fp-58},
+    {0x1.571a6966d59b3p-1, 0x1.c843b4d0fb198p-58, 0x1.7c0827f09e54fp-1, -0x1.c73d6d72aee68p-57},
+    {0x1.5a0fc98813a12p-1, -0x1.d82e2b7d4227bp-55, 0x1.7956fcd7f6543p-1, -0x1.ab276e9d45ae4p-55},
+    {0x1.5cffc16bf8f0dp-1, 0x1.96cb370eb578ap-55, 0x1.769fec655211fp-1, -0x1.827d5cf8c68c5p-57},
+    {0x1.5fea4552a9e57p-1, 0x1.0b6cef7ee20b7p-55, 0x1.73e30174efba1p-1, -0x1.5d3ae3d94ad5fp-57},
+    {0x1.62cf49921ac79p-1, -0x1.edd9855b6241ap-55, 0x1.712046fa77678p-1, 0x1.425b0a5029c81p-55},
+    {0x1.65aec2963e755p-1, 0x1.126f96b71053cp-55, 0x1.6e57c800cf55ep-1, 0x1.60286dedbd0a6p-55},
+    {0x1.6888a4e134b2fp-1, -0x1.6b7d37644d5e6p-55, 0x1.6b898fa9efb5dp-1, 0x1.15ac786ccf4b2p-56},
+    {0x1.6b5ce50b7821ap-1, -0x1.5d5158f702e0fp-57, 0x1.68b5a92eb6253p-1, -0x1.9a91ad985f89cp-55},
+    {0x1.6e2b77c40bde1p-1, -0x1.0e729857fad53p-56, 0x1.65dc1fdeb8cbap-1, -0x1.97c1b47337c77p-58},
+    {0x1.70f451d0a8c40p-1, 0x1.97ede3885770dp-57, 0x1.62fcff20191c7p-1, 0x1.d9143895756efp-57},
+    {0x1.73b7680dea578p-1, -0x1.2248306dc12a2p-56, 0x1.6018526f563dfp-1, 0x1.46ca5e0e432d0p-55},
+    {0x1.7674af6f7b524p-1, 0x1.e9d3f94ac84a8p-56, 0x1.5d2e255f1f17ap-1, 0x1.0314104c8892bp-55},
+    {0x1.792c1d0041d52p-1, -0x1.abf05eeb354ebp-55, 0x1.5a3e839824077p-1, 0x1.428aa2759be62p-55},
+    {0x1.7bdda5e28b3c2p-1, 0x1.ad1197ccd0393p-59, 0x1.574978d8e83f2p-1, 0x1.f4714af282d23p-55},
+    {0x1.7e893f5037959p-1, 0x1.0eefbaa650c4cp-55, 0x1.544f10f592ca5p-1, -0x1.e7ae8e6c7a62fp-55},
+    {0x1.812ede9ae4ba4p-1, -0x1.7830adf402ddap-55, 0x1.514f57d7bf3dap-1, 0x1.47a108073c259p-56},
+};
+
+// __log_data's invc and logc for the 128 subintervals.
+inline constexpr log_entry log_table[128] = {
+    {0x1.734f0c3e0de9fp+0, -0x1.7cc7f79e69000p-2}, {0x1.713786a2ce91fp+0, -0x1.76feec20d0000p-2},
+    {0x1.6f26008fab5a0p+0, -0x1.713e31351e000p-2}, {0x1.6d1a61f138c7dp+0, -0x1.6b85b38287800p-2},
+    {0x1.6b1490bc5b4d1p+0, -0x1.65d5590807800p-2}, {0x1.69147332f0cbap+0, -0x1.602d076180000p-2},
+    {0x1.6719f18224223p+0, -0x1.5a8ca86909000p-2}, {0x1.6524f99a51ed9p+0, -0x1.54f4356035000p-2},
+    {0x1.63356aa8f24c4p+0, -0x1.4f637c36b4000p-2}, {0x1.614b36b9ddc14p+0, -0x1.49da7fda85000p-2},
+    {0x1.5f66452c65c4cp+0, -0x1.445923989a800p-2}, {0x1.5d867b5912c4fp+0, -0x1.3edf439b0b800p-2},
+    {0x1.5babccb5b90dep+0, -0x1.396ce448f7000p-2}, {0x1.59d61f2d91a78p+0, -0x1.3401e17bda000p-2},
+    {0x1.5805612465687p+0, -0x1.2e9e2ef468000p-2}, {0x1.56397cee76bd3p+0, -0x1.2941b3830e000p-2},
+    {0x1.54725e2a77f93p+0, -0x1.23ec58cda8800p-2}, {0x1.52aff42064583p+0, -0x1.1e9e129279000p-2},
+    {0x1.50f22dbb2bddfp+0, -0x1.1956d2b48f800p-2}, {0x1.4f38f4734ded7p+0, -0x1.141679ab9f800p-2},
+    {0x1.4d843cfde2840p+0, -0x1.0edd094ef9800p-2}, {0x1.4bd3ec078a3c8p+0, -0x1.09aa518db1000p-2},
+    {0x1.4a27fc3e0258ap+0, -0x1.047e65263b800p-2}, {0x1.4880524d48434p+0, -0x1.feb224586f000p-3},
+    {0x1.46dce1b192d0bp+0, -0x1.f474a7517b000p-3}, {0x1.453d9d3391854p+0, -0x1.ea4443d103000p-3},
+    {0x1.43a2744b4845ap+0, -0x1.e020d44e9b000p-3}, {0x1.420b54115f8fbp+0, -0x1.d60a22977f000p-3},
+    {0x1.40782da3ef4b1p+0, -0x1.cc00104959000p-3}, {0x1.3ee8f5d57fe8fp+0, -0x1.c202956891000p-3},
+    {0x1.3d5d9a00b4ce9p+0, -0x1.b81178d811000p-3}, {0x1.3bd60c010c12bp+0, -0x1.ae2c9ccd3d000p-3},
+    {0x1.3a5242b75dab8p+0, -0x1.a45402e129000p-3}, {0x1.38d22cd9fd002p+0, -0x1.9a877681df000p-3},
+    {0x1.3755bc5847a1cp+0, -0x1.90c6d69483000p-3}, {0x1.35dce49ad36e2p+0, -0x1.87120a645c000p-3},
+    {0x1.34679984dd440p+0, -0x1.7d68fb4143000p-3}, {0x1.32f5cceffcb24p+0, -0x1.73cb83c627000p-3},
+    {0x1.3187775a10d49p+0, -0x1.6a39a9b376000p-3}, {0x1.301c8373e3990p+0, -0x1.60b3154b7a000p-3},
+    {0x1.2eb4ebb95f841p+0, -0x1.5737d76243000p-3}, {0x1.2d50a0219a9d1p+0, -0x1.4dc7b8fc23000p-3},
+    {0x1.2bef9a8b7fd2ap+0, -0x1.4462c51d20000p-3}, {0x1.2a91c7a0c1babp+0, -0x1.3b08abc830000p-3},
+    {0x1.293726014b530p+0, -0x1.31b996b490000p-3}, {0x1.27dfa5757a1f5p+0, -0x1.2875490a44000p-3},
+    {0x1.268b39b1d3bbfp+0, -0x1.1f3b9f879a000p-3}, {0x1.2539d838ff5bdp+0, -0x1.160c8252ca000p-3},
+    {0x1.23eb7aac9083bp+0, -0x1.0ce7f57f72000p-3}, {0x1.22a012ba940b6p+0, -0x1.03cdc49fea000p-3},
+    {0x1.2157996cc4132p+0, -0x1.f57bdbc4b8000p-4}, {0x1.201201dd2fc9bp+0, -0x1.e370896404000p-4},
+    {0x1.1ecf4494d480bp+0, -0x1.d17983ef94000p-4}, {0x1.1d8f5528f6569p+0, -0x1.bf9674ed8a000p-4},
+    {0x1.1c52311577e7cp+0, -0x1.adc79202f6000p-4}, {0x1.1b17c74cb26e9p+0, -0x1.9c0c3e7288000p-4},
+    {0x1.19e010c2c1ab6p+0, -0x1.8a646b372c000p-4}, {0x1.18ab07bb670bdp+0, -0x1.78d01b3ac0000p-4},
+    {0x1.1778a25efbcb6p+0, -0x1.674f145380000p-4}, {0x1.1648d354c31dap+0, -0x1.55e0e6d878000p-4},
+    {0x1.151b990275fddp+0, -0x1.4485cdea1e000p-4}, {0x1.13f0ea432d24cp+0, -0x1.333d94d6aa000p-4},
+    {0x1.12c8b7210f9dap+0, -0x1.22079f8c56000p-4}, {0x1.11a3028ecb531p+0, -0x1.10e4698622000p-4},
+    {0x1.107fbda8434afp+0, -0x1.ffa6c6ad20000p-5}, {0x1.0f5ee0f4e6bb3p+0, -0x1.dda8d4a774000p-5},
+    {0x1.0e4065d2a9fcep+0, -0x1.bbcece4850000p-5}, {0x1.0d244632ca521p+0, -0x1.9a1894012c000p-5},
+    {0x1.0c0a77ce2981ap+0, -0x1.788583302c000p-5}, {0x1.0af2f83c636d1p+0, -0x1.5715e67d68000p-5},
+    {0x1.09ddb98a01339p+0, -0x1.35c8a49658000p-5}, {0x1.08cabaf52e7dfp+0, -0x1.149e364154000p-5},
+    {0x1.07b9f2f4e28fbp+0, -0x1.e72c082eb8000p-6}, {0x1.06ab58c358f19p+0, -0x1.a55f152528000p-6},
+    {0x1.059eea5ecf92cp+0, -0x1.63d62cf818000p-6}, {0x1.04949cdd12c90p+0, -0x1.228fb8caa0000p-6},
+    {0x1.038c6c6f0ada9p+0, -0x1.c317b20f90000p-7}, {0x1.02865137932a9p+0, -0x1.419355daa0000p-7},
+    {0x1.0182427ea7348p+0, -0x1.81203c2ec0000p-8}, {0x1.008040614b195p+0, -0x1.0040979240000p-9},
+    {0x1.fe01ff726fa1ap-1, 0x1.feff384900000p-9},  {0x1.fa11cc261ea74p-1, 0x1.7dc41353d0000p-7},
+    {0x1.f6310b081992ep-1, 0x1.3cea3c4c28000p-6},  {0x1.f25f63ceeadcdp-1, 0x1.b9fc114890000p-6},
+    {0x1.ee9c8039113e7p-1, 0x1.1b0d8ce110000p-5},  {0x1.eae8078cbb1abp-1, 0x1.58a5bd001c000p-5},
+    {0x1.e741aa29d0c9bp-1, 0x1.95c8340d88000p-5},  {0x1.e3a91830a99b5p-1, 0x1.d276aef578000p-5},
+    {0x1.e01e009609a56p-1, 0x1.07598e598c000p-4},  {0x1.dca01e577bb98p-1, 0x1.253f5e30d2000p-4},
+    {0x1.d92f20b7c9103p-1, 0x1.42edd8b380000p-4},  {0x1.d5cac66fb5ccep-1, 0x1.606598757c000p-4},
+    {0x1.d272caa5ede9dp-1, 0x1.7da76356a0000p-4},  {0x1.cf26e3e6b2ccdp-1, 0x1.9ab434e1c6000p-4},
+    {0x1.cbe6da2a77902p-1, 0x1.b78c7bb0d6000p-4},  {0x1.c8b266d37086dp-1, 0x1.d431332e72000p-4},
+    {0x1.c5894bd5d5804p-1, 0x1.f0a3171de6000p-4},  {0x1.c26b533bb9f8cp-1, 0x1.067152b914000p-3},
+    {0x1.bf583eeece73fp-1, 0x1.147858292b000p-3},  {0x1.bc4fd75db96c1p-1, 0x1.2266ecdca3000p-3},
+    {0x1.b951e0c864a28p-1, 0x1.303d7a6c55000p-3},  {0x1.b65e2c5ef3e2cp-1, 0x1.3dfc33c331000p-3},
+    {0x1.b374867c9888bp-1, 0x1.4ba366b7a8000p-3},  {0x1.b094b211d304ap-1, 0x1.5933928d1f000p-3},
+    {0x1.adbe885f2ef7ep-1, 0x1.66acd2418f000p-3},  {0x1.aaf1d31603da2p-1, 0x1.740f8ec669000p-3},
+    {0x1.a82e63fd358a7p-1, 0x1.815c0f51af000p-3},  {0x1.a5740ef09738bp-1, 0x1.8e92954f68000p-3},
+    {0x1.a2c2a90ab4b27p-1, 0x1.9bb3602f84000p-3},  {0x1.a01a01393f2d1p-1, 0x1.a8bed1c2c0000p-3},
+    {0x1.9d79f24db3c1bp-1, 0x1.b5b515c01d000p-3},  {0x1.9ae2505c7b190p-1, 0x1.c2967ccbcc000p-3},
+    {0x1.9852ef297ce2fp-1, 0x1.cf635d5486000p-3},  {0x1.95cbaeea44b75p-1, 0x1.dc1bd3446c000p-3},
+    {0x1.934c69de74838p-1, 0x1.e8c01b8cfe000p-3},  {0x1.90d4f2f6752e6p-1, 0x1.f5509c0179000p-3},
+    {0x1.8e6528effd79dp-1, 0x1.00e6c121fb800p-2},  {0x1.8bfce9fcc007cp-1, 0x1.071b80e93d000p-2},
+    {0x1.899c0dabec30ep-1, 0x1.0d46b9e867000p-2},  {0x1.87427aa2317fbp-1, 0x1.13687334bd000p-2},
+    {0x1.84f00acb39a08p-1, 0x1.1980d67234800p-2},  {0x1.82a49e8653e55p-1, 0x1.1f8ffe0cc8000p-2},
+    {0x1.8060195f40260p-1, 0x1.2595fd7636800p-2},  {0x1.7e22563e0a329p-1, 0x1.2b9300914a800p-2},
+    {0x1.7beb377dcb5adp-1, 0x1.3187210436000p-2},  {0x1.79baa679725c2p-1, 0x1.377266dec1800p-2},
+    {0x1.77907f2170657p-1, 0x1.3d54ffbaf3000p-2},  {0x1.756cadbd6130cp-1, 0x1.432eee32fe000p-2},
+};
+
+// The FMA build of glibc's log, x positive, normal and finite. Near 1 (x in
+// [1 - 2^-4, 1 + 0x1.09p-4)): r = x - 1 and a polynomial, with r^2/2 split exactly through
+// rhi (r rounded to 26 bits, so rhi^2/2 is exact); elsewhere x = 2^k z with z near the centre
+// c of one of 128 subintervals, log(x) = k ln 2 + log(c) + log(1 + r), r = z/c - 1 by one fma.
+[[nodiscard]] constexpr double glibc_log_near_one(double x) noexcept {
+  const double r = x - 1.0, r2 = r * r, r3 = r * r2, q1 = fused(r, log_b[2], log_b[1]).value,
+               q4 = fused(r, log_b[5], log_b[4]).value, q7 = fused(r, log_b[8], log_b[7]).value,
+               q3 = fused(r2, log_b[3], q1).value, q6 = fused(r2, log_b[6], q4).value,
+               q9 = fused(r2, log_b[9], q7).value, q10 = fused(r3, log_b[10], q9).value,
+               q = fused(fused(q10, r3, q6).value, r3, q3).value, w = r * 0x1p27, rhi = r + w - w, rlo = r - rhi,
+               half_sq = rhi * rhi * log_b[0], hi = r + half_sq, lo = (r - hi) + half_sq,
+               lo2 = fused(log_b[0] * rlo, rhi + r, lo).value;
+  return x == 1.0 ? 0.0 : hi + fused(r3, q, lo2).value;
+}
+
+[[nodiscard]] constexpr double glibc_log_table(std::uint64_t ix) noexcept {
+  const std::uint64_t tmp = ix - 0x3fe6'0000'0000'0000ULL;
+  const log_entry& t = log_table[(tmp >> 45) % 128];
+  const double k = static_cast<double>(static_cast<std::int64_t>(tmp) >> 52),
+               r = fused(__builtin_bit_cast(double, ix - (tmp & 0xfff0'0000'0000'0000ULL)), t.invc, -1.0).value,
+               w = k * log_ln2hi + t.logc, hi = w + r, lo = fused(k, log_ln2lo, (w - hi) + r).value, r2 = r * r,
+               a12 = fused(r, log_a[2], log_a[1]).value, a34 = fused(r, log_a[4], log_a[3]).value,
+               lo2 = fused(r2, log_a[0], lo).value, poly = fused(a34, r2, a12).value;
+  return fused(r * r2, poly, lo2).value + hi;
+}
+
+[[nodiscard]] constexpr double glibc_log(double x) noexcept {
+  return __builtin_bit_cast(std::uint64_t, x) - 0x3fee'0000'0000'0000ULL < 0x0003'0900'0000'0000ULL
+             ? glibc_log_near_one(x)
+             : glibc_log_table(__builtin_bit_cast(std::uint64_t, x));
+}
+
+// usncs.h's and s_sin.c's constants.
+inline constexpr double sin_s1 = -0x1.5555555555555p-3, sin_s2 = 0x1.1111111110ecep-7, sin_s3 = -0x1.a01a019db08b8p-13,
+                        sin_s4 = 0x1.71de27b9a7ed9p-19, sin_s5 = -0x1.addffc2fcdf59p-26;
+inline constexpr double sn3 = -0x1.5555555555515p-3, sn5 = 0x1.11110e829872fp-7;
+inline constexpr double cs2 = 0.5, cs4 = -0x1.5555555555535p-5, cs6 = 0x1.6c16bedd9e239p-10;
+inline constexpr double big = 0x1.8p45;  // big + |x| rounds |x| to a multiple of 1/128
+inline constexpr double hp0 = 0x1.921fb54442d18p0, hp1 = 0x1.1a62633145c07p-54;  // pi/2 = hp0 + hp1
+inline constexpr double hpinv = 0x1.45f306dc9c883p-1, toint = 0x1.8p52;
+inline constexpr double mp1 = 0x1.921fb58000000p0, mp2 = -0x1.dde973c000000p-27;  // short: xn * mp is exact
+inline constexpr double pp3 = -0x1.cb3b398000000p-55, pp4 = -0x1.d747f23e32ed7p-83;
+inline constexpr double two_pi_d = 0x1.921fb54442d18p+2;  // 2.0f * c10::pi<double>
+
+struct sin_cos_d {
+  double sin;
+  double cos;
+};
+
+// sin(x + dx) for |x| < 0.126: Taylor, x + x^3 P(x^2) + (1 - x^2/2) dx.
+[[nodiscard]] constexpr double sin_taylor(double x, double dx) noexcept {
+  const double xx = x * x, p4 = fused(sin_s5, xx, sin_s4).value, p3 = fused(p4, xx, sin_s3).value,
+               p2 = fused(p3, xx, sin_s2).value, p1 = fused(p2, xx, sin_s1).value, t = fused(p1, x, -(0.5 * dx)).value;
+  return x + fused(t, xx, dx).value;
+}
+
+// sin(x + dx) for 0.126 <= |x| < 0.86 (do_sin's table branch): |x| = k/128 + xr, then
+// sin(k/128 + xr) from the table's sin and cos of k/128 and short polynomials in xr.
+[[nodiscard]] constexpr double sin_table(double x, double dx) noexcept {
+  const double ax = x < 0.0 ? -x : x, u = big + ax;
+  const sincos_entry& t = sincos_table[__builtin_bit_cast(std::uint64_t, u) & 0xffff'ffffU];
+  const double xr = ax - (u - big), xx = xr * xr, d = x <= 0.0 ? -dx : dx,
+               s = xr + fused(xr * xx, fused(xx, sn5, sn3).value, d).value,
+               c = fused(xr, d, xx * fused(xx, fused(xx, cs6, cs4).value, cs2).value).value,
+               v = t.sn + fused(t.cs, s, fused(-t.sn, c, fused(s, t.ccs, t.ssn).value).value).value;
+  return x < 0.0 ? -v : v;  // copysign(v, x), v > 0
+}
+
+// glibc's do_sin: Taylor below 0.126, the table above.
+[[nodiscard]] constexpr double do_sin(double x, double dx) noexcept {
+  return (x < 0.0 ? -x : x) < 0.126 ? sin_taylor(x, dx) : sin_table(x, dx);
+}
+
+// cos(x + dx) for |x| < 0.86 (glibc's do_cos).
+[[nodiscard]] constexpr double do_cos(double x, double dx) noexcept {
+  const double ax = x < 0.0 ? -x : x, u = big + ax;
+  const sincos_entry& t = sincos_table[__builtin_bit_cast(std::uint64_t, u) & 0xffff'ffffU];
+  const double xr = (ax - (u - big)) + (x < 0.0 ? -dx : dx), xx = xr * xr,
+               s = fused(xr * xx, fused(xx, sn5, sn3).value, xr).value,
+               c = xx * fused(xx, fused(xx, cs6, cs4).value, cs2).value;
+  return t.cs + fused(-t.sn, s, fused(-t.cs, c, fused(-s, t.ssn, t.ccs).value).value).value;
+}
+
+// 0.855469 <= |x| < 2.426265: pi/2 - |x| = a + da in double-double.
+[[nodiscard]] constexpr sin_cos_d sincos_mid(double x) noexcept {
+  const double y = hp0 - (x < 0.0 ? -x : x), a = y + hp1, da = (y - a) + hp1, c = do_cos(a, da);
+  return {x < 0.0 ? -c : c, do_sin(a, da)};
+}
+
+// 2.426265 <= |x| < 105414350: x = n pi/2 + a + da (reduce_sincos), then by quadrant n mod 4:
+// a + da negated for n = 1 or 2, sin and cos swapped for odd n, the cosine negated for n = 2, 3.
+[[nodiscard]] constexpr sin_cos_d sincos_reduced(double x) noexcept {
+  const double t = fused(x, hpinv, toint).value, xn = t - toint, y = (x - xn * mp1) - xn * mp2, t2 = y - xn * pp3,
+               b = fused(-xn, pp4, t2).value, db = ((y - t2) - xn * pp3) + fused(-xn, pp4, t2 - b).value;
+  const std::uint64_t n = __builtin_bit_cast(std::uint64_t, t) & 3U;
+  const double a = n == 1 || n == 2 ? -b : b, da = n == 1 || n == 2 ? -db : db, s = do_sin(a, da), c = do_cos(a, da),
+               c2 = (n & 2U) != 0 ? -c : c;
+  return (n & 1U) != 0 ? sin_cos_d{c2, s} : sin_cos_d{s, c2};
+}
+
+// glibc's sincos for |x| < 105414350, by the high word of |x|: below 2^-27 sin = x and cos = 1;
+// below 0.855469 directly; below 2.426265 from pi/2 - |x|; above, after reduction.
+[[nodiscard]] constexpr sin_cos_d glibc_sincos(double x) noexcept {
+  const std::uint64_t k = (__builtin_bit_cast(std::uint64_t, x) >> 32) & 0x7fff'ffffU;
+  return k < 0x3e40'0000U   ? sin_cos_d{x, 1.0}
+         : k < 0x3feb'6000U ? sin_cos_d{do_sin(x, 0.0), do_cos(x, 0.0)}
+         : k < 0x4003'68fdU ? sincos_mid(x)
+                            : sincos_reduced(x);
+}
+
+// One element pair of normal_fill_16<double>, first[0] and first[8]: u1 = 1 - first[0],
+// r = sqrt(-2 log u1), theta = 2 pi first[8]; first[0] = r cos(theta) * std + mean and
+// first[8] = r sin(theta) * std + mean, each one FMA.
+constexpr void box_muller_glibc(double* first, double mean, double std_dev) noexcept {
+  const sin_cos_d sc = glibc_sincos(two_pi_d * first[8]);
+  const double radius = sqrt_d(-2.0 * glibc_log(1.0 - first[0]));
+  first[0] = fused(radius * sc.cos, std_dev, mean).value;
+  first[8] = fused(radius * sc.sin, std_dev, mean).value;
+}
+
+// at::normal_distribution<double>'s pair from its two uniforms, the first drawn giving the
+// angle and the second the radius: {r sin(theta), r cos(theta)}.
+[[nodiscard]] constexpr sin_cos_d box_muller_pair(double u_angle, double u_radius) noexcept {
+  const sin_cos_d sc = glibc_sincos(two_pi_d * u_angle);
+  const double radius = sqrt_d(-2.0 * glibc_log(1.0 - u_radius));
+  return {radius * sc.sin, radius * sc.cos};
+}
+
+// Box-Muller on one block of 16 (pass std::make_index_sequence<8>): j pairs with j + 8.
+template <std::size_t... J>
+constexpr void box_muller_16(float* block, float mean, float std_dev, std::index_sequence<J...>) noexcept {
+  (box_muller_avx2(block + J, mean, std_dev), ...);
+}
+template <std::size_t... J>
+constexpr void box_muller_16(double* block, double mean, double std_dev, std::index_sequence<J...>) noexcept {
+  (box_muller_glibc(block + J, mean, std_dev), ...);
+}
+
+}  // namespace static_attention::detail::torch_normal
+
+SA_DETAIL_MATH_END
+#if defined(__clang__)
+#pragma float_control(pop)
+#endif
+
+namespace static_attention {
+
+/// The element types whose PyTorch draws this header reproduces: float and double.
+template <class T>
+concept torch_real = std::same_as<T, float> || std::same_as<T, double>;
+
+/// PyTorch's CPU generator (`CPUGeneratorImpl`): an MT19937 seeded as `torch.manual_seed(seed)`
+/// seeds it, plus the cached second value of the last double Box-Muller pair.
+///
+/// Holds 624 words of state (2.5 KB) by value; copying it forks the stream.
+struct torch_generator {
+  /// The state right after `torch.manual_seed(seed)`: only the low 32 bits of seed matter, and
+  /// no normal value is cached.
+  constexpr explicit torch_generator(std::uint64_t seed) noexcept {
+    state_[0] = static_cast<std::uint32_t>(seed & 0xffff'ffffU);
+    for (std::uint32_t j = 1; j < state_size; ++j)
+      state_[j] = 1812433253U * (state_[j - 1] ^ (state_[j - 1] >> 30)) + j;
+    next_ = state_size;  // twist before the first draw
+  }
+
+  /// One 32-bit draw (PyTorch's `CPUGeneratorImpl::random()`).
+  constexpr std::uint32_t random() noexcept {
+    // One declaration (with the twist in a comma expression) rather than a statement per line:
+    // the constant evaluator charges per statement, and every draw comes through here.
+    const std::uint32_t y0 = (next_ == state_size ? twist() : void(), state_[next_++]), y1 = y0 ^ (y0 >> 11),
+                        y2 = y1 ^ ((y1 << 7) & 0x9d2c'5680U), y3 = y2 ^ ((y2 << 15) & 0xefc6'0000U);
+    return y3 ^ (y3 >> 18);
+  }
+
+  /// One 64-bit draw (PyTorch's `CPUGeneratorImpl::random64()`): two 32-bit draws, the first
+  /// in the high half.
+  constexpr std::uint64_t random64() noexcept {
+    const std::uint64_t hi = random(), lo = random();
+    return (hi << 32) | lo;
+  }
+
+  /// One value of PyTorch's `at::normal_distribution<double>` before mean and std are applied,
+  /// as `normal_` draws it for tensors of fewer than 16 elements: the cached value if there is
+  /// one (`next_double_normal_sample`, then cleared); otherwise two 53-bit uniforms u1 and u2
+  /// (u1 first), r = sqrt(-2 log(1 - u2)) and theta = 2 pi u1 in double with glibc's log and
+  /// sincos: r cos(theta) is returned and r sin(theta) cached.
+  constexpr double standard_normal() noexcept {
+    if (has_cached_normal_) {
+      has_cached_normal_ = false;
+      return cached_normal_;
+    }
+    const double u_angle = unit_double(), u_radius = unit_double();
+    const detail::torch_normal::sin_cos_d pair = detail::torch_normal::box_muller_pair(u_angle, u_radius);
+    cached_normal_ = pair.sin;
+    has_cached_normal_ = true;
+    return pair.cos;
+  }
+
+ private:
+  static constexpr std::uint32_t state_size = 624;
+  static constexpr std::uint32_t shift_size = 397;
+
+  constexpr void twist() noexcept {
+    // One expression statement per word (the constant evaluator charges per statement): y is
+    // the top bit of state_[k] and the low 31 bits of the next word, so y & 1 is the next
+    // word's low bit.
+    for (std::uint32_t k = 0; k < state_size; ++k)
+      state_[k] = state_[(k + shift_size) % state_size] ^
+                  (((state_[k] & 0x8000'0000U) | (state_[(k + 1) % state_size] & 0x7fff'ffffU)) >> 1) ^
+                  ((state_[(k + 1) % state_size] & 1U) != 0 ? 0x9908'b0dfU : 0U);
+    next_ = 0;
+  }
+
+  // torch.rand's double: the low 53 bits of random64() times 2^-53.
+  constexpr double unit_double() noexcept { return static_cast<double>(random64() & 0x1f'ffff'ffff'ffffULL) * 0x1p-53; }
+
+  std::uint32_t state_[state_size]{};
+  std::uint32_t next_ = 0;
+  // next_double_normal_sample. (PyTorch also keeps a float one, which none of the CPU kernels
+  // reproduced here touches: normal_ always goes through the double distribution.)
+  double cached_normal_ = 0.0;
+  bool has_cached_normal_ = false;
+};
+
+namespace detail {
+
+// x in [0, 1): PyTorch's uniform_real transformation of one draw (float: the low 24 bits of
+// random() times 2^-24; double: the low 53 bits of random64() times 2^-53).
+template <torch_real T>
+constexpr T unit_draw(torch_generator& gen) noexcept;
+template <>
+constexpr float unit_draw<float>(torch_generator& gen) noexcept {
+  return static_cast<float>(gen.random() & 0xff'ffffU) * 0x1p-24f;
+}
+template <>
+constexpr double unit_draw<double>(torch_generator& gen) noexcept {
+  return static_cast<double>(gen.random64() & 0x1f'ffff'ffff'ffffULL) * 0x1p-53;
+}
+
+// Python's `math.sqrt(2.0 / (1 + a ** 2))` with a = math.sqrt(5): kaiming_uniform_'s gain.
+// (torch_normal::sqrt_d is correctly rounded, as math.sqrt and static_attention::sqrt are, and
+// much cheaper to evaluate at compile time.)
+constexpr double linear_weight_gain() noexcept {
+  const double a = torch_normal::sqrt_d(5.0);
+  return torch_normal::sqrt_d(2.0 / (1.0 + a * a));
+}
+
+// nn.Linear(fan_in, ...)'s weight bound, in kaiming_uniform_'s order of operations:
+// std = gain / sqrt(fan_in), bound = sqrt(3) * std.
+constexpr double linear_weight_bound(std::size_t fan_in) noexcept {
+  const double std_dev = linear_weight_gain() / torch_normal::sqrt_d(static_cast<double>(fan_in));
+  return torch_normal::sqrt_d(3.0) * std_dev;
+}
+
+// nn.Linear(fan_in, ...)'s bias bound: 1 / sqrt(fan_in).
+constexpr double linear_bias_bound(std::size_t fan_in) noexcept {
+  return 1.0 / torch_normal::sqrt_d(static_cast<double>(fan_in));
+}
+
+}  // namespace detail
+
+/// One draw of `tensor.uniform_(from, to)` for a tensor of T: x * (to - from) + from computed in
+/// T with one rounding (PyTorch's FMA kernel), where x in [0, 1) is a `torch.rand` draw.
+template <torch_real T>
+constexpr T uniform(torch_generator& gen, T from, T to) noexcept {
+  return detail::torch_normal::fused(detail::unit_draw<T>(gen), to - from, from).value;
+}
+
+namespace detail {
+
+// uniform(gen, from, to) into out[0..16), in order, as one statement (cheaper to evaluate).
+template <torch_real T, std::size_t... I>
+constexpr void uniform_block(T* out, torch_generator& gen, T from, T to, std::index_sequence<I...>) noexcept {
+  ((out[I] = torch_normal::fused(unit_draw<T>(gen), to - from, from).value), ...);
+}
+
+template <torch_real T, std::size_t Size>
+constexpr void fill_uniform(T (&elems)[Size], torch_generator& gen, T from, T to) noexcept {
+  for (std::size_t b = 0; b + 16 <= Size; b += 16)
+    uniform_block(elems + b, gen, from, to, std::make_index_sequence<16>{});
+  for (std::size_t i = Size - Size % 16; i < Size; ++i) elems[i] = uniform(gen, from, to);
+}
+
+}  // namespace detail
+
+/// `torch.empty(R, C).uniform_(from, to)`: R x C draws in row-major order.
+template <torch_real T, std::size_t R, std::size_t C>
+constexpr matrix<T, R, C> uniform(torch_generator& gen, T from, T to) noexcept {
+  matrix<T, R, C> m;
+  detail::fill_uniform(m.elems, gen, from, to);
+  return m;
+}
+
+/// `torch.empty(B, N, D).uniform_(from, to)`: B x N x D draws in row-major order.
+template <torch_real T, std::size_t B, std::size_t N, std::size_t D>
+constexpr tensor<T, B, N, D> uniform(torch_generator& gen, T from, T to) noexcept {
+  tensor<T, B, N, D> t;
+  detail::fill_uniform(t.elems, gen, from, to);
+  return t;
+}
+
+/// `torch.rand(R, C)` (dtype float or double), element for element.
+template <torch_real T, std::size_t R, std::size_t C>
+constexpr matrix<T, R, C> rand(torch_generator& gen) noexcept {
+  matrix<T, R, C> m;
+  for (auto& e : m.elems) e = detail::unit_draw<T>(gen);
+  return m;
+}
+
+/// `torch.rand(B, N, D)` (dtype float or double), element for element.
+template <torch_real T, std::size_t B, std::size_t N, std::size_t D>
+constexpr tensor<T, B, N, D> rand(torch_generator& gen) noexcept {
+  tensor<T, B, N, D> t;
+  for (auto& e : t.elems) e = detail::unit_draw<T>(gen);
+  return t;
+}
+
+/// The weight of `nn.Linear(InFeatures, OutFeatures)` as PyTorch initialises it:
+/// `kaiming_uniform_(weight, a=sqrt(5))`, i.e. uniform in +-gain * sqrt(3 / InFeatures) with
+/// gain = sqrt(2 / (1 + a^2)). Shape OutFeatures x InFeatures, PyTorch's layout.
+template <torch_real T, std::size_t InFeatures, std::size_t OutFeatures>
+constexpr matrix<T, OutFeatures, InFeatures> linear_weight(torch_generator& gen) noexcept {
+  const double bound = detail::linear_weight_bound(InFeatures);
+  return uniform<T, OutFeatures, InFeatures>(gen, static_cast<T>(-bound), static_cast<T>(bound));
+}
+
+/// The bias of `nn.Linear(InFeatures, OutFeatures)` as PyTorch initialises it (drawn after the
+/// weight): uniform in +-1 / sqrt(InFeatures), as a 1 x OutFeatures row.
+template <torch_real T, std::size_t InFeatures, std::size_t OutFeatures>
+constexpr matrix<T, 1, OutFeatures> linear_bias(torch_generator& gen) noexcept {
+  const double bound = detail::linear_bias_bound(InFeatures);
+  return uniform<T, 1, OutFeatures>(gen, static_cast<T>(-bound), static_cast<T>(bound));
+}
+
+/// The parameters of one `nn.Linear(In, Out)`: y = x weight^T + bias.
+template <torch_real T, std::size_t In, std::size_t Out>
+struct linear_params {
+  /// Out x In, PyTorch's layout.
+  matrix<T, Out, In> weight;
+  /// 1 x Out, added to every row.
+  matrix<T, 1, Out> bias;
+};
+
+/// `nn.Linear(In, Out)` with bias, initialised as PyTorch does: the weight, then the bias.
+template <torch_real T, std::size_t In, std::size_t Out>
+constexpr linear_params<T, In, Out> linear(torch_generator& gen) noexcept {
+  linear_params<T, In, Out> p;
+  p.weight = linear_weight<T, In, Out>(gen);
+  p.bias = linear_bias<T, In, Out>(gen);
+  return p;
+}
+
+namespace detail {
+
+// Sixteen uniform draws into block[0..16), in order (torch's uniform_real_distribution(0, 1)).
+template <torch_real T, std::size_t... I>
+constexpr void draw_block(torch_generator& gen, T* block, std::index_sequence<I...>) noexcept {
+  ((block[I] = unit_draw<T>(gen)), ...);
+}
+
+// One block of normal_fill: its 16 uniforms, then Box-Muller on the pairs (j, j + 8).
+template <torch_real T>
+constexpr void normal_block(torch_generator& gen, T* block, T mean, T std_dev) noexcept {
+  draw_block(gen, block, std::make_index_sequence<16>{});
+  torch_normal::box_muller_16(block, mean, std_dev, std::make_index_sequence<8>{});
+}
+
+}  // namespace detail
+
+/// `tensor.normal_(mean, std)` on the n contiguous elements at data, as PyTorch 1.13's CPU
+/// kernel fills them from gen, bit for bit (torch built with AVX2 kernels, glibc 2.36 libm):
+///  * n >= 16: n uniforms (one draw each), then Box-Muller on each block of 16, element j paired
+///    with j + 8; if n is not a multiple of 16, 16 more uniforms overwrite the last 16 elements,
+///    which are transformed again. float: PyTorch's AVX2 kernel (Cephes log and sincos, float
+///    arithmetic, mean and std rounded to float); double: glibc's log and sincos in double.
+///  * n < 16: each element is one `standard_normal()` of gen (computed in double, with the
+///    cached second value of each pair), times std plus mean in double with one rounding, then
+///    rounded to T. PyTorch uses the double mean and std it was called with here; a float
+///    `mean` or `std_dev` stands for that double exactly only if the value is a float.
+/// Works in place with no copy and constant stack use, so data may be a large static array.
+/// (T is deduced from data alone: normal_fill(gen, p, n, 0, 1) is fine.)
+template <torch_real T>
+constexpr void normal_fill(torch_generator& gen, T* data, std::size_t n, std::type_identity_t<T> mean,
+                           std::type_identity_t<T> std_dev) noexcept {
+  if (n < 16) {
+    for (std::size_t i = 0; i < n; ++i) {
+      data[i] = static_cast<T>(
+          detail::torch_normal::fused(gen.standard_normal(), static_cast<double>(std_dev), static_cast<double>(mean))
+              .value);
+    }
+    return;
+  }
+  // PyTorch draws all n uniforms before transforming; the transform draws nothing, so drawing
+  // and transforming block by block gives the same values.
+  for (std::size_t b = 0; b + 16 <= n; b += 16) detail::normal_block(gen, data + b, mean, std_dev);
+  if (n % 16 != 0) {
+    // The last n % 16 uniforms are drawn and then overwritten by the 16 fresh ones.
+    for (std::size_t i = 0; i < n % 16; ++i) (void)detail::unit_draw<T>(gen);
+    detail::normal_block(gen, data + (n - 16), mean, std_dev);
+  }
+}
+
+/// `m.normal_(mean, std)` in place (see normal_fill); R x C elements in row-major order.
+template <torch_real T, std::size_t R, std::size_t C>
+constexpr void normal_(matrix<T, R, C>& m, torch_generator& gen, T mean = 0, T std_dev = 1) noexcept {
+  normal_fill(gen, m.elems, R * C, mean, std_dev);
+}
+
+/// `torch.empty(R, C).normal_(mean, std)` (see normal_fill): R x C draws in row-major order.
+/// `nn.Embedding(R, C)`'s weight is `normal<float, R, C>(gen)`.
+template <torch_real T, std::size_t R, std::size_t C>
+constexpr matrix<T, R, C> normal(torch_generator& gen, T mean = 0, T std_dev = 1) noexcept {
+  matrix<T, R, C> m;
+  normal_fill(gen, m.elems, R * C, mean, std_dev);
+  return m;
+}
+
+/// `torch.empty(B, N, D).normal_(mean, std)` (see normal_fill): B x N x D draws in row-major
+/// order (one tensor of B * N * D elements, not B matrices).
+template <torch_real T, std::size_t B, std::size_t N, std::size_t D>
+constexpr tensor<T, B, N, D> normal(torch_generator& gen, T mean = 0, T std_dev = 1) noexcept {
+  tensor<T, B, N, D> t;
+  normal_fill(gen, t.elems, B * N * D, mean, std_dev);
+  return t;
+}
+
+}  // namespace static_attention
+
+// ---- static_attention/torch_init.hpp ---------------------------------------------------------
+// init_like_torch: each chapter-4 module filled in place as PyTorch initialises it after
+// torch.manual_seed, drawing from a torch_generator in PyTorch's module-creation order.
+// In place, so that a model in static storage (GPT-2 124M is about 650 MB) is never copied.
+
+// ---- static_attention/transformer_block.hpp --------------------------------------------------
+// transformer_block: the book's TransformerBlock, pre-LayerNorm with shortcut connections.
+
+namespace static_attention {
+
+/// The book's TransformerBlock for emb_dim D: causal multi-head attention and a feed-forward
+/// block of 4 D hidden features, each behind a LayerNorm and around a shortcut:
+/// `x = x + drop(att(norm1(x)))`, then `x = x + drop(ff(norm2(x)))`.
+///
+/// Evaluation mode by default; `block(x, gen)` is training mode, with dropout of probability
+/// `drop_rate` on each shortcut branch and `att.dropout_p` on the attention weights, drawn from
+/// gen in the order att, first shortcut, ff, second shortcut.
+template <class T, std::size_t D, std::size_t NumHeads, std::size_t ContextLength = no_context_limit,
+          bool QkvBias = false>
+struct transformer_block {
+  /// The element type.
+  using value_type = T;
+  /// Features in and out, for shape folds over a model (model.hpp).
+  static constexpr std::size_t in_features = D;
+  static constexpr std::size_t out_features = D;
+  /// The longest sequence it takes.
+  static constexpr std::size_t max_tokens = ContextLength;
+
+  /// `att`: MultiHeadAttention(D, D, context_length, dropout, num_heads, qkv_bias).
+  multi_head_attention<T, D, D, NumHeads, ContextLength, QkvBias> att;
+  /// `ff`: FeedForward, D -> 4 D -> D.
+  feed_forward<T, D, 4 * D> ff;
+  /// `norm1`, before the attention.
+  layer_norm<T, D> norm1;
+  /// `norm2`, before the feed-forward block.
+  layer_norm<T, D> norm2;
+  /// `drop_shortcut`'s probability (training mode only).
+  T drop_rate{};
+
+  /// Evaluation mode: N x D -> N x D.
+  template <class U, std::size_t N, std::size_t C>
+  constexpr matrix<T, N, D> operator()(const matrix<U, N, C>& x) const noexcept {
+    const matrix<T, N, D> h = x + att(norm1(x));
+    return h + ff(norm2(h));
+  }
+
+  /// Training mode: dropout drawn from gen.
+  template <class U, std::size_t N, std::size_t C, random_source G>
+  constexpr matrix<T, N, D> operator()(const matrix<U, N, C>& x, G& gen) const noexcept {
+    const matrix<T, N, D> h = x + dropout(att(norm1(x), gen), drop_rate, gen);
+    return h + dropout(ff(norm2(h)), drop_rate, gen);
+  }
+
+  /// Evaluation mode on N new tokens that follow those in cache: the rows operator() gives for
+  /// the whole sequence, bit for bit (see attend_cached).
+  template <std::size_t Capacity, std::size_t N>
+  constexpr matrix<T, N, D> operator()(const matrix<T, N, D>& x, kv_cache<T, Capacity, D>& cache) const noexcept {
+    const matrix<T, N, D> h = x + attend_cached(att, cache, norm1(x));
+    return h + ff(norm2(h));
+  }
+
+  /// Evaluation mode for a batch: B x N x D -> B x N x D.
+  template <class U, std::size_t B, std::size_t N, std::size_t C>
+  constexpr tensor<T, B, N, D> operator()(const tensor<U, B, N, C>& x) const noexcept {
+    return detail::per_item(x, *this);
+  }
+};
+
+}  // namespace static_attention
+
+namespace static_attention {
+
+namespace detail {
+// nn.Linear(In, Out)'s weight drawn in PyTorch's order (out x in, row-major) into the
+// x @ W layout (in x out), then, when given, its bias: the bounds of linear_weight/linear_bias.
+template <torch_real T, std::size_t In, std::size_t Out>
+constexpr void init_linear_xw(matrix<T, In, Out>& weight, matrix<T, 1, Out>* bias, torch_generator& gen) noexcept {
+  const double bound = linear_weight_bound(In);
+  const auto lo = static_cast<T>(-bound);
+  const auto hi = static_cast<T>(bound);
+  // Torch's rows (one per output) are drawn a few at a time into a buffer and written as
+  // columns: contiguous runs instead of one scattered store per draw (GPT-2's out_head has
+  // 50257 columns). The buffer stays within 64 KiB of stack.
+  constexpr std::size_t fit = 64 * 1024 / (In * sizeof(T));
+  constexpr std::size_t rows = fit < 1 ? 1 : (fit > 16 ? 16 : fit);
+  T drawn[rows * In]{};
+  for (std::size_t o0 = 0; o0 < Out; o0 += rows) {
+    const std::size_t count = Out - o0 < rows ? Out - o0 : rows;
+    for (std::size_t k = 0; k < count * In; ++k) drawn[k] = uniform(gen, lo, hi);
+    for (std::size_t i = 0; i < In; ++i)
+      for (std::size_t r = 0; r < count; ++r) weight.elems[i * Out + o0 + r] = drawn[r * In + i];
+  }
+  if (bias != nullptr) {
+    const double bias_bound = linear_bias_bound(In);
+    for (auto& b : bias->elems) b = uniform(gen, static_cast<T>(-bias_bound), static_cast<T>(bias_bound));
+  }
+}
+}  // namespace detail
+
+/// nn.Embedding: `weight.normal_(0, 1)`.
+template <torch_real T, std::size_t Vocab, std::size_t D>
+constexpr void init_like_torch(embedding<T, Vocab, D>& layer, torch_generator& gen) noexcept {
+  normal_(layer.weight, gen);
+}
+
+/// LayerNorm: scale ones, shift zeros (no draws; the generator is not touched).
+template <torch_real T, std::size_t D>
+constexpr void init_like_torch(layer_norm<T, D>& layer, torch_generator&) noexcept {
+  layer.scale = ones<T, 1, D>();
+  layer.shift = zeros<T, 1, D>();
+}
+
+/// nn.Linear(In, Out) with bias: the weight, then the bias.
+template <torch_real T, std::size_t In, std::size_t Out>
+constexpr void init_like_torch(linear_layer<T, In, Out>& layer, torch_generator& gen) noexcept {
+  detail::init_linear_xw(layer.weight, &layer.bias, gen);
+}
+
+/// MultiHeadAttention: W_query, W_key, W_value (each with its bias when qkv_bias), then
+/// out_proj's weight and bias, as the module creates them.
+template <torch_real T, std::size_t DIn, std::size_t DOut, std::size_t Heads, std::size_t Ctx, bool QkvBias>
+constexpr void init_like_torch(multi_head_attention<T, DIn, DOut, Heads, Ctx, QkvBias>& layer,
+                               torch_generator& gen) noexcept {
+  if constexpr (QkvBias) {
+    detail::init_linear_xw(layer.W_query, &layer.b_query, gen);
+    detail::init_linear_xw(layer.W_key, &layer.b_key, gen);
+    detail::init_linear_xw(layer.W_value, &layer.b_value, gen);
+  } else {
+    detail::init_linear_xw<T, DIn, DOut>(layer.W_query, nullptr, gen);
+    detail::init_linear_xw<T, DIn, DOut>(layer.W_key, nullptr, gen);
+    detail::init_linear_xw<T, DIn, DOut>(layer.W_value, nullptr, gen);
+  }
+  detail::init_linear_xw(layer.W_out, &layer.b_out, gen);
+}
+
+/// FeedForward: layers[0], then layers[2].
+template <torch_real T, std::size_t D, std::size_t Hidden>
+constexpr void init_like_torch(feed_forward<T, D, Hidden>& layer, torch_generator& gen) noexcept {
+  init_like_torch(layer.expand, gen);
+  init_like_torch(layer.project, gen);
+}
+
+/// TransformerBlock: att, ff, norm1, norm2 (the norms draw nothing).
+template <torch_real T, std::size_t D, std::size_t Heads, std::size_t Ctx, bool QkvBias>
+constexpr void init_like_torch(transformer_block<T, D, Heads, Ctx, QkvBias>& block, torch_generator& gen) noexcept {
+  init_like_torch(block.att, gen);
+  init_like_torch(block.ff, gen);
+  init_like_torch(block.norm1, gen);
+  init_like_torch(block.norm2, gen);
+}
+
+}  // namespace static_attention
+
+namespace static_attention {
+
+/// The book's GPT configuration, as a structural type (a template argument of gpt_model). The
+/// dropout rate is a run-time member of the model (`gpt_model::set_drop_rate`).
+struct gpt_config {
+  std::size_t vocab_size;
+  std::size_t context_length;
+  std::size_t emb_dim;
+  std::size_t n_heads;
+  std::size_t n_layers;
+  bool qkv_bias;
+};
+
+/// GPT_CONFIG_124M: GPT-2 small's shapes.
+inline constexpr gpt_config gpt2_124m{50257, 1024, 768, 12, 12, false};
+
+namespace detail {
+template <class Block, std::size_t>
+struct block_at {
+  using type = Block;
+};
+template <class Block, std::size_t... I>
+auto repeat_blocks(std::index_sequence<I...>) -> boost::hana::tuple<typename block_at<Block, I>::type...>;
+
+// Training-mode fold step: each block applied with the generator.
+template <class G>
+struct apply_block_training {
+  G* gen;
+  template <class X, class Block>
+  constexpr X operator()(const X& x, const Block& block) const noexcept {
+    return block(x, *gen);
+  }
+};
+
+// init_like_torch on each block, in order.
+struct init_block {
+  torch_generator* gen;
+  template <class Block>
+  constexpr void operator()(Block& block) const noexcept {
+    init_like_torch(block, *gen);
+  }
+};
+
+// The rules as functions of their own, so that diagnostics show the numbers.
+template <std::size_t N, std::size_t ContextLength>
+constexpr void check_gpt_tokens() noexcept {
+  static_assert(tokens_within_context_length<N, ContextLength>,
+                "gpt_model(ids) requires N <= context_length (tokens_within_context_length<N, context_length>): "
+                "crop the ids to the last context_length, as generate_text_simple does");
+}
+
+// The first index of the largest value (torch.argmax's choice on ties).
+template <class T, std::size_t C>
+constexpr std::size_t argmax(const matrix<T, 1, C>& row) noexcept {
+  std::size_t best = 0;
+  for (std::size_t j = 1; j < C; ++j)
+    if (row.elems[j] > row.elems[best]) best = j;
+  return best;
+}
+}  // namespace detail
+
+/// Everything a cached forward pass of gpt_model<T, Cfg> keeps between calls and uses on the
+/// way: one kv_cache of Capacity tokens per block, and the activations of one chunk of up to
+/// `chunk` tokens (a prompt runs through in chunks). The caller owns it, so a forward pass or
+/// decode step needs no heap and little stack. Default-constructible and large for big models
+/// (GPT-2 124M at Capacity 1024: 72 MiB of caches and 3 MiB of activations), so make it
+/// `static`, put it on the heap, place it in a memory section of your choice, or, for a small
+/// model, make it a local of a constexpr function. Capacity <= context_length.
+template <class T, gpt_config Cfg, std::size_t Capacity>
+struct gpt_workspace {
+  static_assert(Capacity > 0 && Capacity <= Cfg.context_length,
+                "gpt_workspace<T, Cfg, Capacity> requires 0 < Capacity <= context_length");
+  /// The most tokens it holds.
+  static constexpr std::size_t capacity = Capacity;
+  /// Tokens per chunk of a prefill: enough rows for the matrix kernels to reuse each weight
+  /// (a chunk reads every weight once), few enough to keep the buffers small.
+  static constexpr std::size_t chunk = Capacity < 128 ? Capacity : 128;
+  /// Block i's keys and values.
+  std::array<kv_cache<T, Capacity, Cfg.emb_dim>, Cfg.n_layers> caches{};
+  /// The residual stream of the chunk's tokens.
+  matrix<T, chunk, Cfg.emb_dim> x;
+  /// LayerNorm outputs, attention and feed-forward results before they join the stream.
+  matrix<T, chunk, Cfg.emb_dim> normed;
+  /// Queries, then the heads' context vectors.
+  matrix<T, chunk, Cfg.emb_dim> queries;
+  matrix<T, chunk, Cfg.emb_dim> context;
+  /// The feed-forward block's hidden features.
+  matrix<T, chunk, 4 * Cfg.emb_dim> hidden;
+  /// One row of attention weights.
+  matrix<T, 1, Capacity> scores;
+
+  /// Tokens held (the position of the next one).
+  constexpr std::size_t length() const noexcept { return caches[0].length; }
+  /// Forgets every token.
+  constexpr void clear() noexcept {
+    for (auto& cache : caches) cache.clear();
+  }
+};
+
+namespace detail {
+// One block on the N tokens in workspace.x (N <= chunk), in place, with the block's cache:
+// the operations of transformer_block::operator()(x, cache), in the same order, on the
+// workspace's buffers instead of locals.
+template <std::size_t N, class T, std::size_t D, std::size_t Heads, std::size_t Ctx, bool QkvBias,
+          class Workspace, std::size_t Capacity>
+constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& block, kv_cache<T, Capacity, D>& cache,
+                          Workspace& ws) noexcept {
+  T* x = ws.x.elems;
+  T* normed = ws.normed.elems;
+  T* queries = ws.queries.elems;
+  T* context = ws.context.elems;
+  const auto& att = block.att;
+  // x + att(norm1(x))
+  for (std::size_t i = 0; i < N; ++i) block.norm1.normalize_row(x + i * D, normed + i * D);
+  const std::size_t first = cache.length;
+  T* values = cache.values.elems + first * D;
+  matmul_kernel<T, N, D, D>(normed, att.W_query.elems, queries);
+  matmul_kernel<T, N, D, D>(normed, att.W_key.elems, context);  // the keys, before the cache's columns
+  matmul_kernel<T, N, D, D>(normed, att.W_value.elems, values);
+  if constexpr (QkvBias) {
+    add_bias_rows<T, N, D>(queries, att.b_query);
+    add_bias_rows<T, N, D>(context, att.b_key);
+    add_bias_rows<T, N, D>(values, att.b_value);
+  }
+  store_keys(cache, first, N, context);
+  for (std::size_t k = 0; k < N * D; ++k) context[k] = T{};
+  attend_rows<T, D, Heads, Capacity, N>(queries, cache, first, context, ws.scores.elems);
+  cache.length = first + N;
+  matmul_kernel<T, N, D, D>(context, att.W_out.elems, normed);
+  add_bias_rows<T, N, D>(normed, att.b_out);
+  for (std::size_t k = 0; k < N * D; ++k) x[k] = x[k] + normed[k];
+  // x + ff(norm2(x))
+  for (std::size_t i = 0; i < N; ++i) block.norm2.normalize_row(x + i * D, normed + i * D);
+  T* hidden = ws.hidden.elems;
+  matmul_kernel<T, N, D, 4 * D>(normed, block.ff.expand.weight.elems, hidden);
+  add_bias_rows<T, N, 4 * D>(hidden, block.ff.expand.bias);
+  gelu_in_place(hidden, N * 4 * D);
+  matmul_kernel<T, N, 4 * D, D>(hidden, block.ff.project.weight.elems, normed);
+  add_bias_rows<T, N, D>(normed, block.ff.project.bias);
+  for (std::size_t k = 0; k < N * D; ++k) x[k] = x[k] + normed[k];
+}
+
+// block_step on each block with its own cache, in order.
+template <std::size_t N, class Workspace>
+struct step_blocks {
+  Workspace* ws;
+  std::size_t* index;
+  template <class Block>
+  constexpr void operator()(const Block& block) const noexcept {
+    block_step<N>(block, ws->caches[*index], *ws);
+    ++*index;
+  }
+};
+}  // namespace detail
+
+/// The book's GPTModel for configuration Cfg: token and positional embeddings, n_layers
+/// transformer blocks, a final LayerNorm and an output head without bias.
+///
+/// Default construction gives zeros everywhere (a `static` model lands in .bss); fill it with
+/// init_like_torch or load_state_dict (state_dict.hpp). Every linear weight, `out_head`
+/// included, is kept in the x @ W layout (in x out): a one-token step then reads each weight
+/// matrix front to back, once.
+template <class T, gpt_config Cfg>
+struct gpt_model {
+  static_assert(detail::check_attention_element<T>());
+  static_assert(Cfg.vocab_size > 0 && Cfg.context_length > 0 && Cfg.emb_dim > 0 && Cfg.n_layers > 0,
+                "gpt_model<T, Cfg> requires a vocabulary, a context length, an embedding and at least one layer");
+
+  /// The configuration.
+  static constexpr gpt_config config = Cfg;
+  /// The element type.
+  using value_type = T;
+  /// One transformer block.
+  using block_type = transformer_block<T, Cfg.emb_dim, Cfg.n_heads, Cfg.context_length, Cfg.qkv_bias>;
+  /// The blocks: a Hana tuple of n_layers block_type, a model for model.hpp's folds.
+  using blocks_type = decltype(detail::repeat_blocks<block_type>(std::make_index_sequence<Cfg.n_layers>{}));
+
+  /// Every parameter, as `sum(p.numel() for p in model.parameters())` counts them.
+  static constexpr std::size_t parameter_count = [] {
+    constexpr std::size_t d = Cfg.emb_dim;
+    constexpr std::size_t attention = 4 * d * d + d + (Cfg.qkv_bias ? 3 * d : 0);
+    constexpr std::size_t ff = d * 4 * d + 4 * d + 4 * d * d + d;
+    constexpr std::size_t block = attention + ff + 4 * d;
+    return Cfg.vocab_size * d + Cfg.context_length * d + Cfg.n_layers * block + 2 * d + d * Cfg.vocab_size;
+  }();
+
+  /// `tok_emb`: vocab_size x emb_dim.
+  embedding<T, Cfg.vocab_size, Cfg.emb_dim> tok_emb;
+  /// `pos_emb`: context_length x emb_dim.
+  embedding<T, Cfg.context_length, Cfg.emb_dim> pos_emb;
+  /// `trf_blocks`.
+  blocks_type trf_blocks;
+  /// `final_norm`.
+  layer_norm<T, Cfg.emb_dim> final_norm;
+  /// `out_head.weight` transposed: emb_dim x vocab_size (x @ W; no bias).
+  matrix<T, Cfg.emb_dim, Cfg.vocab_size> out_head;
+  /// `drop_emb`'s probability (training mode only; see set_drop_rate).
+  T drop_rate{};
+
+  /// The dropout probability of every dropout in the model (the book's cfg["drop_rate"]):
+  /// embeddings, attention weights and shortcuts. Used only in training mode.
+  constexpr void set_drop_rate(T p) noexcept {
+    drop_rate = detail::checked_dropout_p(p);
+    boost::hana::for_each(trf_blocks, set_block_drop_rate{drop_rate});
+  }
+
+  /// Evaluation mode: N ids -> N x vocab_size logits.
+  template <token_id I, std::size_t N>
+  constexpr matrix<T, N, Cfg.vocab_size> operator()(const std::array<I, N>& ids) const noexcept {
+    return head(hidden(ids));
+  }
+
+  /// Training mode: dropout drawn from gen (embeddings, then each block).
+  template <token_id I, std::size_t N, random_source G>
+  constexpr matrix<T, N, Cfg.vocab_size> operator()(const std::array<I, N>& ids, G& gen) const noexcept {
+    const auto x = dropout(embed(ids), drop_rate, gen);
+    return head(final_norm(boost::hana::fold_left(trf_blocks, x, detail::apply_block_training<G>{&gen})));
+  }
+
+  /// Evaluation mode for a batch: B x N ids -> B x N x vocab_size logits.
+  template <token_id I, std::size_t B, std::size_t N>
+  constexpr tensor<T, B, N, Cfg.vocab_size> operator()(const matrix<I, B, N>& ids) const noexcept {
+    tensor<T, B, N, Cfg.vocab_size> out;
+    for (std::size_t b = 0; b < B; ++b) {
+      std::array<I, N> item{};
+      for (std::size_t i = 0; i < N; ++i) item[i] = ids.elems[b * N + i];
+      set_item(out, b, (*this)(item));
+    }
+    return out;
+  }
+
+  /// The final-norm hidden states (before out_head): N ids -> N x emb_dim.
+  template <token_id I, std::size_t N>
+  constexpr matrix<T, N, Cfg.emb_dim> hidden(const std::array<I, N>& ids) const noexcept {
+    const auto x = embed(ids);
+    if constexpr (N <= Cfg.context_length)  // else embed has said why: one error, not two
+      return final_norm(forward(trf_blocks, x));
+    else
+      return x;
+  }
+
+  /// The final-norm hidden states of N ids that follow the workspace's tokens (positions
+  /// length() .. length() + N - 1), appending them to its caches: the rows hidden() gives for
+  /// the whole sequence, bit for bit. The work runs in the workspace's buffers, a chunk of ids
+  /// at a time; only the result is on the stack.
+  template <token_id I, std::size_t N, std::size_t Capacity>
+  constexpr matrix<T, N, Cfg.emb_dim> hidden(const std::array<I, N>& ids,
+                                             gpt_workspace<T, Cfg, Capacity>& workspace) const noexcept {
+    matrix<T, N, Cfg.emb_dim> out;
+    run_chunks<I, N>(ids.data(), workspace, out.elems, 0);
+    return out;
+  }
+
+  /// Runs N ids through the workspace (as hidden(ids, workspace)) and returns only the last
+  /// one's final-norm hidden state: what the next id depends on. Stack use does not grow with N.
+  template <token_id I, std::size_t N, std::size_t Capacity>
+  constexpr matrix<T, 1, Cfg.emb_dim> prefill(const std::array<I, N>& ids,
+                                              gpt_workspace<T, Cfg, Capacity>& workspace) const noexcept {
+    matrix<T, 1, Cfg.emb_dim> last;
+    run_chunks<I, N>(ids.data(), workspace, last.elems, N - 1);
+    return last;
+  }
+
+  /// out_head: h out_head, N x emb_dim -> N x vocab_size.
+  template <std::size_t N>
+  constexpr matrix<T, N, Cfg.vocab_size> head(const matrix<T, N, Cfg.emb_dim>& h) const noexcept {
+    return matmul(h, out_head);
+  }
+
+  /// tok_emb(ids) + pos_emb(arange(N)).
+  template <token_id I, std::size_t N>
+  constexpr matrix<T, N, Cfg.emb_dim> embed(const std::array<I, N>& ids) const noexcept {
+    detail::check_gpt_tokens<N, Cfg.context_length>();
+    return tok_emb(ids) + pos_emb.template rows<N>();
+  }
+
+ private:
+  // N ids through the workspace in chunks; the final-norm rows from `keep_from` on are
+  // written to out (row keep_from first).
+  template <class I, std::size_t N, std::size_t Capacity>
+  constexpr void run_chunks(const I* ids, gpt_workspace<T, Cfg, Capacity>& ws, T* out,
+                            std::size_t keep_from) const noexcept {
+    static_assert(N > 0, "gpt_model: at least one id");
+    static_assert(tokens_within_context_length<N, Capacity>,
+                  "gpt_model::hidden(ids, workspace) requires N <= the workspace's capacity");
+    if (!detail::check_cache_room<Capacity>(ws.length(), N)) return;
+    constexpr std::size_t chunk = gpt_workspace<T, Cfg, Capacity>::chunk;
+    constexpr std::size_t whole = (N - 1) / chunk;  // whole chunks before the last
+    constexpr std::size_t last = N - whole * chunk;
+    for (std::size_t c = 0; c < whole; ++c) run_chunk<chunk>(ids + c * chunk, ws, out, keep_from, c * chunk);
+    run_chunk<last>(ids + whole * chunk, ws, out, keep_from, whole * chunk);
+  }
+
+  template <std::size_t Count, class I, std::size_t Capacity>
+  constexpr void run_chunk(const I* ids, gpt_workspace<T, Cfg, Capacity>& ws, T* out, std::size_t keep_from,
+                           std::size_t offset) const noexcept {
+    constexpr std::size_t d = Cfg.emb_dim;
+    const std::size_t position = ws.length();
+    for (std::size_t i = 0; i < Count; ++i) {
+      const auto id = static_cast<std::size_t>(ids[i]);  // a negative id wraps to a huge one
+      detail::check_index<Cfg.vocab_size>(id);
+      detail::check_index<Cfg.context_length>(position + i);
+      for (std::size_t j = 0; j < d; ++j)
+        ws.x.elems[i * d + j] = tok_emb.weight.elems[id * d + j] + pos_emb.weight.elems[(position + i) * d + j];
+    }
+    std::size_t index = 0;
+    boost::hana::for_each(trf_blocks, detail::step_blocks<Count, gpt_workspace<T, Cfg, Capacity>>{&ws, &index});
+    for (std::size_t i = 0; i < Count; ++i)
+      if (offset + i >= keep_from) final_norm.normalize_row(ws.x.elems + i * d, out + (offset + i - keep_from) * d);
+  }
+
+  struct set_block_drop_rate {
+    T p;
+    constexpr void operator()(block_type& block) const noexcept {
+      block.drop_rate = p;
+      block.att.dropout_p = p;
+    }
+  };
+};
+
+/// Fills model in place as `torch.manual_seed(seed); GPTModel(cfg)` does, drawing from gen (made
+/// with that seed) in module-creation order: tok_emb, pos_emb, each block (att, ff), final_norm,
+/// out_head. Works on a model in static storage; nothing is copied.
+template <torch_real T, gpt_config Cfg>
+constexpr void init_like_torch(gpt_model<T, Cfg>& model, torch_generator& gen) noexcept {
+  init_like_torch(model.tok_emb, gen);
+  init_like_torch(model.pos_emb, gen);
+  boost::hana::for_each(model.trf_blocks, detail::init_block{&gen});
+  init_like_torch(model.final_norm, gen);
+  detail::init_linear_xw<T, Cfg.emb_dim, Cfg.vocab_size>(model.out_head, nullptr, gen);  // bias=False
+}
+
+namespace detail {
+// The next id after the hidden state h of the last position: argmax(softmax(logits)).
+template <class I, class T, gpt_config Cfg>
+constexpr I next_id(const gpt_model<T, Cfg>& model, const matrix<T, 1, Cfg.emb_dim>& h) noexcept {
+  return static_cast<I>(argmax(softmax(model.head(h))));
+}
+
+// ids[first, first + Count) as an array.
+template <std::size_t Count, class I, std::size_t Size>
+constexpr std::array<I, Count> window(const std::array<I, Size>& ids, std::size_t first) noexcept {
+  std::array<I, Count> out{};
+  for (std::size_t i = 0; i < Count; ++i) out[i] = ids[first + i];
+  return out;
+}
+}  // namespace detail
+
+/// A workspace of Capacity tokens holds the Needed tokens a generation reads:
+/// `workspace_capacity_fits<6, 7>` is false.
+template <std::size_t Capacity, std::size_t Needed>
+inline constexpr bool workspace_capacity_fits = Capacity >= Needed;
+
+namespace detail {
+template <std::size_t Capacity, std::size_t Needed>
+constexpr void check_workspace_capacity() noexcept {
+  static_assert(workspace_capacity_fits<Capacity, Needed>,
+                "generate<MaxNew>(model, prompt, workspace) requires a workspace capacity >= "
+                "min(N + MaxNew - 1, context_length) (workspace_capacity_fits<capacity, tokens needed>)");
+}
+}  // namespace detail
+
+/// Greedy decoding with a KV cache: the ids `generate_text_simple<MaxNew>(model, prompt)` gives,
+/// bit for bit the same logits at every step, at the cost of one token per step instead of the
+/// whole sequence. The prompt (its last context_length ids) is run once; each new id then runs
+/// alone against the cached keys and values. Past context_length ids the book's crop shifts
+/// every position, so from there each step runs the last context_length ids afresh (a slide).
+/// Every call starts from its prompt: one workspace serves any number of calls.
+template <std::size_t MaxNew, class T, gpt_config Cfg, token_id I, std::size_t N, std::size_t Capacity>
+constexpr std::array<I, N + MaxNew> generate(const gpt_model<T, Cfg>& model, const std::array<I, N>& prompt,
+                                             gpt_workspace<T, Cfg, Capacity>& workspace) noexcept {
+  static_assert(N > 0, "generate(model, prompt, workspace) requires at least one prompt id");
+  static_assert(Cfg.vocab_size - 1 <= static_cast<unsigned long long>(std::numeric_limits<I>::max()),
+                "generate(model, prompt, workspace) requires an id type that holds vocab_size - 1");
+  constexpr std::size_t ctx = Cfg.context_length;
+  constexpr std::size_t longest = N + MaxNew - 1;  // the longest sequence a step reads
+  detail::check_workspace_capacity<Capacity, MaxNew == 0 ? 0 : (longest < ctx ? longest : ctx)>();
+  std::array<I, N + MaxNew> ids{};
+  for (std::size_t i = 0; i < N; ++i) ids[i] = prompt[i];
+  if constexpr (MaxNew > 0) {
+    constexpr std::size_t prompt_used = N < ctx ? N : ctx;
+    workspace.clear();
+    ids[N] = detail::next_id<I>(model, model.prefill(detail::window<prompt_used>(ids, N - prompt_used), workspace));
+    for (std::size_t len = N + 1; len < N + MaxNew; ++len) {
+      if (len <= ctx) {
+        ids[len] = detail::next_id<I>(model, model.hidden(detail::window<1>(ids, len - 1), workspace));
+      } else if constexpr (longest > ctx) {  // slide: positions shift, so nothing cached is valid
+        workspace.clear();
+        ids[len] = detail::next_id<I>(model, model.prefill(detail::window<ctx>(ids, len - ctx), workspace));
+      }
+    }
+  }
+  return ids;
+}
+
+/// The book's generate_text_simple: MaxNew times, the logits of the last position of the last
+/// context_length ids, softmax, and the argmax appended. A prompt of N ids gives N + MaxNew ids.
+///
+/// It runs generate() with a workspace of its own, a local of min(N + MaxNew - 1,
+/// context_length) tokens (GPT-2 124M: 72 KiB per token): for long generations with a large
+/// model, call generate() with a static or heap workspace instead.
+template <std::size_t MaxNew, class T, gpt_config Cfg, token_id I, std::size_t N>
+constexpr std::array<I, N + MaxNew> generate_text_simple(const gpt_model<T, Cfg>& model,
+                                                         const std::array<I, N>& prompt) noexcept {
+  constexpr std::size_t longest = N + MaxNew - 1;
+  constexpr std::size_t capacity = MaxNew == 0 ? 1 : (longest < Cfg.context_length ? longest : Cfg.context_length);
+  gpt_workspace<T, Cfg, capacity> workspace;
+  return generate<MaxNew>(model, prompt, workspace);
+}
+
+}  // namespace static_attention
+
+// ---- static_attention/quantize.hpp -----------------------------------------------------------
+// int8 post-training quantization at compile time: calibrate(), quantize() and the quantized
+// multi-head attention they give. See docs/quantization.md for the scheme, its error tables and
+// where it differs from TFLM / CMSIS-NN.
+
+// ---- static_attention/detail/quant_core.hpp --------------------------------------------------
+// int8 quantization, the integer part: affine parameters, rounding, fixed-point multipliers
+// (TFLM's QuantizeMultiplier and MultiplyByQuantizedMultiplier, single rounding), per-channel
+// int8 linear layers. Everything is constexpr; at run time nothing here touches a float except
+// quantize_value and dequantize_value, the two ends of a model.
+//
+// Every intermediate's range is stated where it is computed. In constant evaluation a signed
+// overflow is not a constant expression, so a static_assert over a quantized forward pass is also
+// a proof that none of the overflows the comments rule out can happen on its inputs.
+
+namespace static_attention {
+
+/// Per-tensor affine int8 quantization, as TFLM's: real = scale * (q - zero_point), q in
+/// [-128, 127].
+struct quant_params {
+  /// Real value of one step.
+  float scale = 1.0f;
+  /// The int8 code of real 0 (always representable: calibration ranges include 0).
+  std::int32_t zero_point = 0;
+
+  friend constexpr bool operator==(const quant_params&, const quant_params&) = default;
+};
+
+/// A positive real multiplier as TFLM's QuantizeMultiplier gives it: multiplier * 2^(shift - 31),
+/// multiplier in [2^30, 2^31) (or 0 for a multiplier of 0).
+struct fixed_multiplier {
+  std::int32_t multiplier = 0;
+  std::int32_t shift = 0;
+
+  friend constexpr bool operator==(const fixed_multiplier&, const fixed_multiplier&) = default;
+};
+
+namespace detail {
+
+// Deliberately not constexpr: reaching it in constant evaluation stops the compiler with its
+// name in the diagnostic (the library's pattern for value errors, see index_check.hpp).
+inline void quantize_multiplier_out_of_range(double) noexcept {}
+inline void quantized_bias_out_of_range(double) noexcept {}
+
+inline constexpr std::int32_t int8_min = -128;
+inline constexpr std::int32_t int8_max = 127;
+/// Symmetric weights use [-127, 127], as TFLM's (so that -w is representable).
+inline constexpr std::int32_t weight_max = 127;
+
+/// Round half away from zero (std::round's rule, TFLM's), |x| < 2^62, constexpr: the
+/// truncation and x - trunc(x) are exact in binary floating point.
+constexpr std::int64_t round_away(double x) noexcept {
+  const auto t = static_cast<std::int64_t>(x);
+  const double frac = x - static_cast<double>(t);
+  if (frac >= 0.5) return t + 1;
+  if (frac <= -0.5) return t - 1;
+  return t;
+}
+
+/// The same for float, |x| <= 2^30 (callers clamp first).
+constexpr std::int32_t round_away(float x) noexcept {
+  const auto t = static_cast<std::int32_t>(x);
+  const float frac = x - static_cast<float>(t);
+  if (frac >= 0.5f) return t + 1;
+  if (frac <= -0.5f) return t - 1;
+  return t;
+}
+
+constexpr std::int32_t clamp_i32(std::int64_t v, std::int32_t lo, std::int32_t hi) noexcept {
+  return static_cast<std::int32_t>(v < lo ? lo : (v > hi ? hi : v));
+}
+
+constexpr double abs_d(double x) noexcept { return x < 0 ? -x : x; }
+
+/// TFLM's QuantizeMultiplier: real = multiplier * 2^(shift - 31). Requires 2^-31 <= real < 2^30
+/// (or real == 0); outside that a constant evaluation stops here.
+constexpr fixed_multiplier quantize_multiplier(double real) noexcept {
+  if (real == 0.0) return {};
+  if (!(real >= 0x1p-31 && real < 0x1p30)) {
+    quantize_multiplier_out_of_range(real);
+    return {};
+  }
+  std::int32_t shift = 0;
+  double m = real;
+  while (m < 0.5) {
+    m *= 2.0;  // exact
+    --shift;
+  }
+  while (m >= 1.0) {
+    m /= 2.0;  // exact
+    ++shift;
+  }
+  std::int64_t q = round_away(m * 0x1p31);  // in [2^30, 2^31]
+  if (q == (std::int64_t{1} << 31)) {
+    q /= 2;
+    ++shift;
+  }
+  return {static_cast<std::int32_t>(q), shift};
+}
+
+/// The real value a fixed_multiplier stands for (compile time: reports and bounds).
+constexpr double multiplier_value(fixed_multiplier m) noexcept {
+  double v = static_cast<double>(m.multiplier);
+  for (std::int32_t s = m.shift - 31; s < 0; ++s) v /= 2.0;
+  for (std::int32_t s = m.shift - 31; s > 0; --s) v *= 2.0;
+  return v;
+}
+
+/// round(acc * multiplier * 2^(shift - 31)), halves rounded up: TFLM's MultiplyByQuantizedMultiplier
+/// in its single-rounding form (TFLITE_SINGLE_ROUNDING), as an int64.
+/// Range: |acc| <= 2^31 and multiplier < 2^31, so |acc * multiplier| < 2^62 and the rounding
+/// term (<= 2^61) cannot overflow; shift in [-31, 30] keeps the right shift in [1, 62].
+constexpr std::int64_t multiply_by_quantized_multiplier(std::int64_t acc, fixed_multiplier m) noexcept {
+  const std::int32_t right = 31 - m.shift;
+  const std::int64_t product = acc * m.multiplier;
+  return (product + (std::int64_t{1} << (right - 1))) >> right;  // arithmetic shift (C++20)
+}
+
+/// acc requantized to int8: zero_point + acc * m, saturated to [-128, 127].
+constexpr std::int8_t requantize_int8(std::int32_t acc, fixed_multiplier m, std::int32_t zero_point) noexcept {
+  return static_cast<std::int8_t>(
+      clamp_i32(multiply_by_quantized_multiplier(acc, m) + zero_point, int8_min, int8_max));
+}
+
+/// x as int8: round(x * inv_scale) + zero_point, saturated. The product is rounded on its own
+/// (never fused into the subtraction of round_away), so both worlds agree; a NaN gives -128.
+constexpr std::int8_t quantize_value(float x, float inv_scale, std::int32_t zero_point) noexcept {
+  float y = rounded_product(x, inv_scale);
+  if (!(y > -512.0f)) y = -512.0f;  // also NaN
+  if (y > 512.0f) y = 512.0f;
+  return static_cast<std::int8_t>(clamp_i32(std::int64_t{round_away(y)} + zero_point, int8_min, int8_max));
+}
+
+/// acc * scale as float: one conversion (exact for |acc| < 2^24) and one product, rounded on its
+/// own so that nothing the caller adds can fuse with it.
+constexpr float dequantize_value(std::int32_t acc, float scale) noexcept {
+  return rounded_product(static_cast<float>(acc), scale);
+}
+
+// sum over k < K of a[k] b[k] as int32 (int8 or int16 operands): one fold expression per 64
+// products, so that Clang's constexpr budget counts one step per chunk (as matmul_kernel does).
+template <class A, class B, std::size_t... Ks>
+constexpr std::int32_t dot_chunk(const A* a, const B* b, std::index_sequence<Ks...>) noexcept {
+  return (std::int32_t{0} + ... + (std::int32_t{a[Ks]} * std::int32_t{b[Ks]}));
+}
+template <std::size_t K, class A, class B>
+constexpr std::int32_t dot_int(const A* a, const B* b) noexcept {
+  constexpr std::size_t chunk = 64;
+  std::int32_t acc = 0;
+  std::size_t k = 0;
+  for (; k + chunk <= K; k += chunk) acc += dot_chunk(a + k, b + k, std::make_index_sequence<chunk>{});
+  if constexpr (K % chunk != 0) acc += dot_chunk(a + k, b + k, std::make_index_sequence<K % chunk>{});
+  return acc;
+}
+
+/// Affine parameters for the real range [lo, hi], widened to include 0, as TFLM's converter
+/// chooses them: scale = (hi - lo) / 255, zero_point = round(-128 - lo / scale).
+constexpr quant_params choose_params(double lo, double hi) noexcept {
+  if (lo > 0.0) lo = 0.0;
+  if (hi < 0.0) hi = 0.0;
+  if (hi - lo < 1e-30) return {1.0f, 0};  // an all-zero tensor
+  const auto scale = static_cast<float>((hi - lo) / 255.0);
+  const double s = static_cast<double>(scale);
+  const std::int64_t z = round_away(-128.0 - lo / s);
+  return {scale, clamp_i32(z, int8_min, int8_max)};
+}
+
+/// 1 / scale as float (rounded once), for quantize_value.
+constexpr float inverse(float scale) noexcept { return static_cast<float>(1.0 / static_cast<double>(scale)); }
+
+}  // namespace detail
+
+/// A linear layer with int8 weights, symmetric per output channel, and int32 biases, in
+/// TFLM's fully-connected layout (Out x In: output channel j's weights contiguous). Its
+/// accumulator for input codes x (zero point z_x) is
+///   acc_j = bias_j + sum_k x_k w_jk,  bias_j = round(b_j / (s_x s_wj)) - z_x sum_k w_jk,
+/// the input zero point folded into the bias once, as CMSIS-NN's kernel sums do.
+/// Range: every partial sum of x_k w_jk is within 128 * 127 * In, the real bias's code within
+/// 2^30 (checked when quantizing) and the folded z_x sum_k w_jk within 128 * 127 * In, so with
+/// In <= 32768 every intermediate of acc_j is within 2^30 + 2 * 128 * 127 * 32768 < 2^31.
+template <std::size_t In, std::size_t Out>
+struct quantized_linear {
+  static_assert(In <= 32768, "quantized_linear<In, Out> requires In <= 32768 (int32 accumulators)");
+  /// int8 codes, Out x In.
+  matrix<std::int8_t, Out, In> weight;
+  /// Per-channel int32 biases, input zero point folded in.
+  matrix<std::int32_t, 1, Out> bias;
+
+  /// Accumulators for one row of input codes.
+  constexpr void accumulate(const std::int8_t* x, std::int32_t* acc) const noexcept {
+    for (std::size_t j = 0; j < Out; ++j) acc[j] = bias.elems[j] + detail::dot_int<In>(x, weight.elems + j * In);
+  }
+
+  friend constexpr bool operator==(const quantized_linear&, const quantized_linear&) = default;
+};
+
+/// Per-channel requantization of a quantized_linear's accumulators to int8: multiplier j is
+/// s_x s_wj / s_y.
+template <std::size_t Out>
+struct requantizer {
+  matrix<std::int32_t, 1, Out> multiplier;
+  matrix<std::int8_t, 1, Out> shift;
+  std::int32_t zero_point = 0;
+
+  constexpr std::int8_t operator()(std::int32_t acc, std::size_t j) const noexcept {
+    return detail::requantize_int8(acc, {multiplier.elems[j], shift.elems[j]}, zero_point);
+  }
+
+  friend constexpr bool operator==(const requantizer&, const requantizer&) = default;
+};
+
+namespace detail {
+
+/// Symmetric per-channel quantization of an x @ W weight (In x Out, column j = channel j) and its
+/// bias row (nullptr: none) for inputs of scale s_x and zero point z_x. Writes each channel's
+/// scale s_wj = max_k |W_kj| / 127 (1 for an all-zero channel) to channel_scale.
+template <std::size_t In, std::size_t Out>
+constexpr ::static_attention::quantized_linear<In, Out> quantize_linear(const matrix<float, In, Out>& w, const matrix<float, 1, Out>* b,
+                                                    quant_params input, double (&channel_scale)[Out]) noexcept {
+  ::static_attention::quantized_linear<In, Out> q;
+  for (std::size_t j = 0; j < Out; ++j) {
+    double peak = 0.0;
+    for (std::size_t k = 0; k < In; ++k) {
+      const double a = abs_d(static_cast<double>(w.elems[k * Out + j]));
+      if (a > peak) peak = a;
+    }
+    const double s = peak > 0.0 ? peak / weight_max : 1.0;
+    channel_scale[j] = s;
+    std::int64_t weight_sum = 0;
+    for (std::size_t k = 0; k < In; ++k) {
+      const std::int32_t code =
+          clamp_i32(round_away(static_cast<double>(w.elems[k * Out + j]) / s), -weight_max, weight_max);
+      q.weight.elems[j * In + k] = static_cast<std::int8_t>(code);
+      weight_sum += code;
+    }
+    const double real_bias = b != nullptr ? static_cast<double>(b->elems[j]) : 0.0;
+    const double bias_code = real_bias / (static_cast<double>(input.scale) * s);
+    if (!(abs_d(bias_code) < 0x1p30)) quantized_bias_out_of_range(bias_code);
+    const std::int64_t folded = round_away(bias_code) - std::int64_t{input.zero_point} * weight_sum;
+    q.bias.elems[j] = static_cast<std::int32_t>(folded);  // |folded| < 2^30 + 2^30 (see quantized_linear)
+  }
+  return q;
+}
+
+template <std::size_t Out>
+constexpr ::static_attention::requantizer<Out> make_requantizer(quant_params input, const double (&channel_scale)[Out],
+                                            quant_params output) noexcept {
+  ::static_attention::requantizer<Out> r;
+  for (std::size_t j = 0; j < Out; ++j) {
+    const fixed_multiplier m = quantize_multiplier(static_cast<double>(input.scale) * channel_scale[j] /
+                                                   static_cast<double>(output.scale));
+    r.multiplier.elems[j] = m.multiplier;
+    r.shift.elems[j] = static_cast<std::int8_t>(m.shift);
+  }
+  r.zero_point = output.zero_point;
+  return r;
+}
+
+}  // namespace detail
+}  // namespace static_attention
+
+// ---- static_attention/detail/quant_softmax.hpp -----------------------------------------------
+// Integer-only softmax: a fixed-point 2^x and a causal row softmax to Q15 probabilities.
+//
+// Scores arrive as int32 dot products of centred int8 codes. Their differences from the row's
+// maximum (<= 0) are scaled by one fixed-point multiplier (s_q s_k log2(e) / sqrt(head_dim),
+// in Q16) into t = x log2(e), so that exp(x) = 2^t = 2^floor(t) 2^frac(t): the fraction by a
+// degree-4 polynomial in Q30, the integer part by a shift. This is the structure of gemmlowp's
+// exp_on_negative_values (which CMSIS-NN's arm_softmax_s8 calls) with base 2 instead of e,
+// and of I-BERT's i-exp (which uses a degree-2 polynomial).
+
+namespace static_attention::detail {
+
+/// 2^u for u in [0, 1): Q30 coefficients of 1 + c1 u + c2 u^2 + c3 u^3 + c4 u^4 (c0 = 1 exactly,
+/// so 2^0 is exact), fitted for minimal relative error by Lawson's iteration in numpy and
+/// rounded to Q30: 2.9e-6 over every Q16 u, in this integer evaluation.
+inline constexpr std::int64_t exp2_c0 = std::int64_t{1} << 30;
+inline constexpr std::int64_t exp2_c1 = 744151245;
+inline constexpr std::int64_t exp2_c2 = 259072572;
+inline constexpr std::int64_t exp2_c3 = 56095091;
+inline constexpr std::int64_t exp2_c4 = 14416692;
+
+/// Fraction bits of the exponent t and of exp2_q16's result.
+inline constexpr int exp2_frac_bits = 16;
+/// The smallest t exp2_q16 distinguishes from -infinity: 2^-17 rounds to 0 in Q16 anyway.
+inline constexpr std::int32_t exp2_min_input = -(32 << exp2_frac_bits);
+
+/// 2^t for t <= 0, both in Q16: a result in [0, 65536].
+/// Ranges: u < 2^16 and p < 2^31, so p u < 2^47; the final right shift is in [14, 45].
+constexpr std::int32_t exp2_q16(std::int32_t t) noexcept {
+  if (t < exp2_min_input) return 0;
+  const std::int32_t ip = t >> exp2_frac_bits;  // floor(t), in [-32, 0]
+  const std::int64_t u = std::int64_t{t} - std::int64_t{ip} * (std::int64_t{1} << exp2_frac_bits);  // [0, 2^16)
+  constexpr std::int64_t half = std::int64_t{1} << (exp2_frac_bits - 1);
+  std::int64_t p = exp2_c4;
+  p = exp2_c3 + ((p * u + half) >> exp2_frac_bits);
+  p = exp2_c2 + ((p * u + half) >> exp2_frac_bits);
+  p = exp2_c1 + ((p * u + half) >> exp2_frac_bits);
+  p = exp2_c0 + ((p * u + half) >> exp2_frac_bits);  // 2^u in Q30, [2^30, 2^31)
+  const int right = 14 - ip;                          // Q30 -> Q16, times 2^ip
+  return static_cast<std::int32_t>((p + (std::int64_t{1} << (right - 1))) >> right);
+}
+
+/// Fraction bits of the probabilities: p = 32768 is 1.
+inline constexpr int prob_frac_bits = 15;
+
+/// Softmax of scores[0..count) to Q15 probabilities: softmax(beta * scores) with beta the real
+/// value of `beta` (which includes log2(e)). count > 0.
+/// Ranges: the scores' differences are >= -2^31 (callers bound |score| < 2^30); each e_j is in
+/// [0, 2^16] and the row's maximum gives exactly 2^16, so 2^16 <= sum <= count 2^16 < 2^32 for
+/// count < 2^16, and e_j 2^15 + sum / 2 < 2^32: every quotient fits uint32 and is <= 2^15.
+template <std::size_t MaxCount>
+constexpr void softmax_q15(const std::int32_t* scores, std::size_t count, fixed_multiplier beta,
+                           std::uint16_t* probs) noexcept {
+  static_assert(MaxCount < (std::size_t{1} << 16), "softmax_q15 requires fewer than 65536 scores a row");
+  std::int32_t top = scores[0];
+  for (std::size_t j = 1; j < count; ++j)
+    if (scores[j] > top) top = scores[j];
+  std::uint32_t e[MaxCount]{};
+  std::uint32_t sum = 0;
+  for (std::size_t j = 0; j < count; ++j) {
+    std::int64_t t = multiply_by_quantized_multiplier(std::int64_t{scores[j]} - top, beta);  // <= 0
+    if (t < exp2_min_input) t = exp2_min_input - 1;
+    e[j] = static_cast<std::uint32_t>(exp2_q16(static_cast<std::int32_t>(t)));
+    sum += e[j];
+  }
+  for (std::size_t j = 0; j < count; ++j)
+    probs[j] = static_cast<std::uint16_t>(((e[j] << prob_frac_bits) + sum / 2) / sum);
+}
+
+}  // namespace static_attention::detail
+
+namespace static_attention {
+
+/// The real range [lo, hi] of one activation over the calibration inputs (min/max).
+struct value_range {
+  double lo = 0.0;
+  double hi = 0.0;
+
+  constexpr void observe(float x) noexcept {
+    const auto v = static_cast<double>(x);
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  template <class M>
+  constexpr void observe_all(const M& m) noexcept {
+    for (const auto x : m.elems) observe(x);
+  }
+  friend constexpr bool operator==(const value_range&, const value_range&) = default;
+};
+
+/// What calibration records for a multi_head_attention: the range of every activation that is
+/// quantized per tensor. The ranges start at [0, 0], so each includes 0.
+struct attention_ranges {
+  value_range input;    // x
+  value_range query;    // x W_query (+ b_query)
+  value_range key;      // x W_key (+ b_key)
+  value_range value;    // x W_value (+ b_value)
+  value_range context;  // the heads' context vectors, concatenated (the input of W_out)
+  friend constexpr bool operator==(const attention_ranges&, const attention_ranges&) = default;
+};
+
+/// The int8 form of multi_head_attention<float, d_in, d_out, num_heads, context_length, ...>
+/// (causal, evaluation mode), as quantize() makes it. A literal type: a constexpr variable, a
+/// static_assert operand, a `static const` in flash.
+///
+///   x (float) -> int8 codes (input) -> Q, K, V: int8 per-channel weights, int32 accumulators,
+///   requantized to int8 per tensor -> per head: int32 scores -> integer softmax (Q15
+///   probabilities) -> int32 context, requantized to int8 -> W_out: int32 accumulators ->
+///   float, one product by a per-channel scale.
+///
+/// Only the two ends touch a float: quantize_input (one rounded product and an exact rounding per
+/// element) and dequantize_output (one product per element); forward_integer is integer-only.
+template <std::size_t d_in, std::size_t d_out, std::size_t num_heads, std::size_t context_length = no_context_limit>
+struct quantized_multi_head_attention {
+  static_assert(d_out_divisible_by_num_heads<d_out, num_heads>,
+                "quantized_multi_head_attention<d_in, d_out, num_heads> requires d_out % num_heads == 0");
+  /// Columns per head.
+  static constexpr std::size_t head_dim = num_heads > 0 ? d_out / num_heads : 0;
+  // Scores are sums of head_dim products of centred codes (|.| <= 255 each): < 2^30.
+  static_assert(head_dim <= 16512, "quantized_multi_head_attention requires head_dim <= 16512 (int32 scores)");
+
+  /// What it takes and gives: float, like the model it was quantized from.
+  using value_type = float;
+  static constexpr std::size_t in_features = d_in;
+  static constexpr std::size_t out_features = d_out;
+  static constexpr std::size_t max_tokens = context_length;
+
+  /// Input codes: x_q = round(x / input.scale) + input.zero_point, saturated.
+  quant_params input;
+  /// 1 / input.scale, rounded to float once.
+  float input_inverse_scale = 1.0f;
+  /// Per-tensor parameters of the projections and of the concatenated context vectors.
+  quant_params query;
+  quant_params key;
+  quant_params value;
+  quant_params context;
+  /// int8 weights (nn.Linear layout, d_out x d_in), symmetric per output channel, and int32 biases.
+  quantized_linear<d_in, d_out> W_query;
+  quantized_linear<d_in, d_out> W_key;
+  quantized_linear<d_in, d_out> W_value;
+  /// Accumulators to int8 Q, K, V: per-channel multipliers s_x s_wj / s_q (s_k, s_v).
+  requantizer<d_out> query_requant;
+  requantizer<d_out> key_requant;
+  requantizer<d_out> value_requant;
+  /// Score differences to exponents of 2 in Q16: s_q s_k log2(e) / sqrt(head_dim) 2^16.
+  fixed_multiplier score_multiplier;
+  /// Q15 probabilities times centred value codes to context codes: s_v 2^-15 / s_context.
+  fixed_multiplier context_multiplier;
+  /// Output projection: int8 weights per output channel, the bias b_out as int32.
+  quantized_linear<d_out, d_out> W_out;
+  /// Accumulator j to float: s_context s_wout_j, rounded to float once.
+  matrix<float, 1, d_out> output_scale;
+
+  /// x (N x d_in, float) -> N x d_out (float), comparable with the float model's output.
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<float, N, d_out> operator()(const matrix<U, N, D>& x) const noexcept {
+    if constexpr (detail::input_fits<float, d_in, context_length, U, N, D>())
+      return dequantize_output(forward_integer(quantize_input(x)));
+    else
+      return {};
+  }
+
+  /// A batch, item by item.
+  template <class U, std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<float, B, N, d_out> operator()(const tensor<U, B, N, D>& x) const noexcept {
+    return detail::per_item(x, *this);
+  }
+
+  /// The input codes of x.
+  template <std::size_t N>
+  constexpr matrix<std::int8_t, N, d_in> quantize_input(const matrix<float, N, d_in>& x) const noexcept {
+    matrix<std::int8_t, N, d_in> q;
+    for (std::size_t k = 0; k < N * d_in; ++k)
+      q.elems[k] = detail::quantize_value(x.elems[k], input_inverse_scale, input.zero_point);
+    return q;
+  }
+
+  /// The forward pass on input codes, integer-only: the output projection's int32 accumulators
+  /// (output j is accumulator j times output_scale j).
+  template <std::size_t N>
+  constexpr matrix<std::int32_t, N, d_out> forward_integer(const matrix<std::int8_t, N, d_in>& x) const noexcept {
+    detail::check_input<d_in, context_length, N, d_in>();
+    // Centred codes (code - zero point, in [-255, 255]) of Q, K and V.
+    matrix<std::int16_t, N, d_out> q;
+    matrix<std::int16_t, N, d_out> k;
+    matrix<std::int16_t, N, d_out> v;
+    project(W_query, query_requant, x, q);
+    project(W_key, key_requant, x, k);
+    project(W_value, value_requant, x, v);
+    matrix<std::int8_t, N, d_out> ctx;
+    for (std::size_t h = 0; h < num_heads; ++h) attend_head(q, k, v, h * head_dim, ctx);
+    matrix<std::int32_t, N, d_out> out;
+    for (std::size_t i = 0; i < N; ++i) W_out.accumulate(ctx.elems + i * d_out, out.elems + i * d_out);
+    return out;
+  }
+
+  /// Output accumulators to float.
+  template <std::size_t N>
+  constexpr matrix<float, N, d_out> dequantize_output(const matrix<std::int32_t, N, d_out>& acc) const noexcept {
+    matrix<float, N, d_out> y;
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = 0; j < d_out; ++j)
+        y.elems[i * d_out + j] = detail::dequantize_value(acc.elems[i * d_out + j], output_scale.elems[j]);
+    return y;
+  }
+
+  friend constexpr bool operator==(const quantized_multi_head_attention&,
+                                   const quantized_multi_head_attention&) = default;
+
+ private:
+  template <std::size_t N>
+  static constexpr void project(const quantized_linear<d_in, d_out>& w, const requantizer<d_out>& r,
+                                const matrix<std::int8_t, N, d_in>& x, matrix<std::int16_t, N, d_out>& out) noexcept {
+    std::int32_t acc[d_out]{};
+    for (std::size_t i = 0; i < N; ++i) {
+      w.accumulate(x.elems + i * d_in, acc);
+      for (std::size_t j = 0; j < d_out; ++j)
+        out.elems[i * d_out + j] = static_cast<std::int16_t>(std::int32_t{r(acc[j], j)} - r.zero_point);
+    }
+  }
+
+  // One head, causal: row i attends to rows 0..i. Context accumulators: the probabilities of a
+  // row sum to 2^15 within i + 1 (each rounded to nearest), times |v| <= 255: < 2^24.
+  template <std::size_t N>
+  constexpr void attend_head(const matrix<std::int16_t, N, d_out>& q, const matrix<std::int16_t, N, d_out>& k,
+                             const matrix<std::int16_t, N, d_out>& v, std::size_t offset,
+                             matrix<std::int8_t, N, d_out>& ctx) const noexcept {
+    for (std::size_t i = 0; i < N; ++i) {
+      std::int32_t scores[N]{};
+      for (std::size_t j = 0; j <= i; ++j)
+        scores[j] = detail::dot_int<head_dim>(q.elems + i * d_out + offset, k.elems + j * d_out + offset);
+      std::uint16_t probs[N]{};
+      detail::softmax_q15<N>(scores, i + 1, score_multiplier, probs);
+      for (std::size_t c = 0; c < head_dim; ++c) {
+        std::int32_t acc = 0;
+        for (std::size_t j = 0; j <= i; ++j) acc += std::int32_t{probs[j]} * v.elems[j * d_out + offset + c];
+        ctx.elems[i * d_out + offset + c] = detail::requantize_int8(acc, context_multiplier, context.zero_point);
+      }
+    }
+  }
+};
+
+namespace detail {
+inline constexpr double log2_e = 1.4426950408889634;
+
+template <std::size_t DOut, bool QkvBias, class Model>
+constexpr const matrix<float, 1, DOut>* qkv_bias_of(const Model& m, int which) noexcept {
+  if constexpr (QkvBias) return which == 0 ? &m.b_query : (which == 1 ? &m.b_key : &m.b_value);
+  (void)m;
+  (void)which;
+  return nullptr;
+}
+
+template <std::size_t d_in, std::size_t d_out, std::size_t num_heads, std::size_t context_length, bool qkv_bias,
+          std::size_t N>
+constexpr void observe_attention(const multi_head_attention<float, d_in, d_out, num_heads, context_length, qkv_bias>& m,
+                                 const matrix<float, N, d_in>& x, attention_ranges& r) noexcept {
+  constexpr std::size_t head_dim = d_out / num_heads;
+  r.input.observe_all(x);
+  const auto queries = project(x, m.W_query, qkv_bias_of<d_out, qkv_bias>(m, 0));
+  const auto keys = project(x, m.W_key, qkv_bias_of<d_out, qkv_bias>(m, 1));
+  const auto values = project(x, m.W_value, qkv_bias_of<d_out, qkv_bias>(m, 2));
+  r.query.observe_all(queries);
+  r.key.observe_all(keys);
+  r.value.observe_all(values);
+  matrix<float, N, d_out> context;
+  const no_dropout drop;
+  boost::hana::for_each(head_indices<num_heads>, attend_head<float, head_dim, N, d_out, no_dropout>{
+                                                     &queries, &keys, &values, &context, &drop});
+  r.context.observe_all(context);
+}
+}  // namespace detail
+
+/// Min/max calibration: runs the float model on each of the B calibration sequences and records
+/// the range of each activation quantize() quantizes. Costly in constant evaluation (B float
+/// forward passes): keep its result in a constexpr variable of its own.
+template <std::size_t d_in, std::size_t d_out, std::size_t num_heads, std::size_t context_length, bool qkv_bias,
+          std::size_t B, std::size_t N, std::size_t D>
+constexpr attention_ranges calibrate(const multi_head_attention<float, d_in, d_out, num_heads, context_length, qkv_bias>& model,
+                                     const tensor<float, B, N, D>& calibration) noexcept {
+  attention_ranges r;
+  if constexpr (detail::input_fits<float, d_in, context_length, float, N, D>())
+    for (std::size_t b = 0; b < B; ++b) detail::observe_attention(model, calibration[b], r);
+  return r;
+}
+
+/// Quantizes a float multi_head_attention with the activation ranges of calibrate(): int8
+/// weights, symmetric per output channel; int8 activations, asymmetric per tensor, from the
+/// ranges; int32 biases; fixed-point multipliers. A constant evaluation stops (naming
+/// quantize_multiplier_out_of_range or quantized_bias_out_of_range) when a multiplier or bias
+/// cannot be represented.
+template <std::size_t d_in, std::size_t d_out, std::size_t num_heads, std::size_t context_length, bool qkv_bias>
+constexpr quantized_multi_head_attention<d_in, d_out, num_heads, context_length> quantize(
+    const multi_head_attention<float, d_in, d_out, num_heads, context_length, qkv_bias>& model,
+    const attention_ranges& ranges) noexcept {
+  constexpr std::size_t head_dim = d_out / num_heads;
+  quantized_multi_head_attention<d_in, d_out, num_heads, context_length> q;
+  q.input = detail::choose_params(ranges.input.lo, ranges.input.hi);
+  q.input_inverse_scale = detail::inverse(q.input.scale);
+  q.query = detail::choose_params(ranges.query.lo, ranges.query.hi);
+  q.key = detail::choose_params(ranges.key.lo, ranges.key.hi);
+  q.value = detail::choose_params(ranges.value.lo, ranges.value.hi);
+  q.context = detail::choose_params(ranges.context.lo, ranges.context.hi);
+
+  double s_q[d_out]{};
+  double s_k[d_out]{};
+  double s_v[d_out]{};
+  double s_o[d_out]{};
+  q.W_query = detail::quantize_linear(model.W_query, detail::qkv_bias_of<d_out, qkv_bias>(model, 0), q.input, s_q);
+  q.W_key = detail::quantize_linear(model.W_key, detail::qkv_bias_of<d_out, qkv_bias>(model, 1), q.input, s_k);
+  q.W_value = detail::quantize_linear(model.W_value, detail::qkv_bias_of<d_out, qkv_bias>(model, 2), q.input, s_v);
+  q.query_requant = detail::make_requantizer(q.input, s_q, q.query);
+  q.key_requant = detail::make_requantizer(q.input, s_k, q.key);
+  q.value_requant = detail::make_requantizer(q.input, s_v, q.value);
+
+  const double sqrt_head_dim = static_attention::sqrt(static_cast<double>(head_dim));
+  q.score_multiplier = detail::quantize_multiplier(static_cast<double>(q.query.scale) * static_cast<double>(q.key.scale) *
+                                                   detail::log2_e / sqrt_head_dim * 0x1p16);
+  q.context_multiplier =
+      detail::quantize_multiplier(static_cast<double>(q.value.scale) * 0x1p-15 / static_cast<double>(q.context.scale));
+
+  q.W_out = detail::quantize_linear(model.W_out, &model.b_out, q.context, s_o);
+  for (std::size_t j = 0; j < d_out; ++j)
+    q.output_scale.elems[j] = static_cast<float>(static_cast<double>(q.context.scale) * s_o[j]);
+  return q;
+}
+
+/// Post-training quantization in one call: quantize(model, calibrate(model, calibration)).
+template <std::size_t d_in, std::size_t d_out, std::size_t num_heads, std::size_t context_length, bool qkv_bias,
+          std::size_t B, std::size_t N, std::size_t D>
+constexpr quantized_multi_head_attention<d_in, d_out, num_heads, context_length> quantize(
+    const multi_head_attention<float, d_in, d_out, num_heads, context_length, qkv_bias>& model,
+    const tensor<float, B, N, D>& calibration) noexcept {
+  return quantize(model, calibrate(model, calibration));
 }
 
 }  // namespace static_attention
@@ -2530,6 +5953,8 @@ template <class T, std::size_t d_in, std::size_t d_out>
 struct self_attention {
   static_assert(detail::check_attention_element<T>());
 
+  /// The element type of the weights, the inputs and the outputs.
+  using value_type = T;
   /// Features in and out, for shape folds over a model (model.hpp).
   static constexpr std::size_t in_features = d_in;
   static constexpr std::size_t out_features = d_out;
@@ -2583,6 +6008,11 @@ struct self_attention {
   }
 };
 
+/// `self_attention att{W_query, W_key, W_value}` deduces T, d_in and d_out from the first weight
+/// (d_in x d_out, the x @ W layout); the constructor checks the others against them.
+template <class T, std::size_t DIn, std::size_t DOut, class... Rest>
+self_attention(const matrix<T, DIn, DOut>&, const Rest&...) -> self_attention<T, DIn, DOut>;
+
 }  // namespace static_attention
 
 // ---- static_attention/simplified_attention.hpp -----------------------------------------------
@@ -2634,13 +6064,13 @@ constexpr matrix<T, 1, D> context_vector(const matrix<T, N, D>& x, std::size_t i
   matrix<T, 1, N> scores;
   for (std::size_t j = 0; j < N; ++j) {
     T dot{};
-    for (std::size_t k = 0; k < D; ++k) dot += x.elems[i * D + k] * x.elems[j * D + k];
+    for (std::size_t k = 0; k < D; ++k) dot += detail::rounded_product(x.elems[i * D + k], x.elems[j * D + k]);
     scores.elems[j] = dot;
   }
   const matrix<T, 1, N> alpha = softmax(scores);
   matrix<T, 1, D> z;
   for (std::size_t j = 0; j < N; ++j)
-    for (std::size_t k = 0; k < D; ++k) z.elems[k] += alpha.elems[j] * x.elems[j * D + k];
+    for (std::size_t k = 0; k < D; ++k) z.elems[k] += detail::rounded_product(alpha.elems[j], x.elems[j * D + k]);
   return z;
 }
 
@@ -2654,7 +6084,18 @@ constexpr matrix<T, 1, D> context_vector(const matrix<T, N, D>& x, std::size_t i
 // attends to each token. Colours follow viridis, which stays readable in grey and for colour-blind
 // readers. By default the colour scale runs from the smallest to the largest finite value, so
 // that the small differences typical of one softmax row still show; pass scale_min = 0 and
-// scale_max = 1 for an absolute scale. -inf (a masked score), inf and nan get a grey cell.
+// scale_max = 1 for an absolute scale. -inf (a masked score), inf and nan get a grey cell and
+// their name; any finite values, up to +-DBL_MAX, map onto the scale without overflow.
+//
+// Labels: a braced list ({"Your", "journey"}), or any sized range of strings (std::array,
+// std::span, std::vector<std::string>, ...), one per row and one per column; a wrong count is a
+// compile error when the count is in the type (std::array, a fixed-extent span, a C array), and a
+// refusal at run time otherwise (braced lists, vectors). Control characters in
+// labels never reach the output (U+FFFD instead).
+//
+// Refusals: both functions return false, set failbit on the stream and write nothing when the
+// options are invalid (a scale bound that is not finite, or scale_min > scale_max) or a run-time
+// label list has the wrong length; true otherwise.
 //
 // Streams and strings come through print.hpp, the library's one door to <ostream> and <string>.
 
@@ -3103,15 +6544,17 @@ struct svg_heatmap_options {
   std::string_view row_axis = "queries";
   /// Name of the horizontal axis (one column per key token).
   std::string_view col_axis = "keys";
-  /// Value of the darkest colour; empty: the smallest finite value.
+  /// Value of the darkest colour; empty: the smallest finite value. Must be finite.
   std::optional<double> scale_min{};
-  /// Value of the brightest colour; empty: the largest finite value.
+  /// Value of the brightest colour; empty: the largest finite value. Must be finite, and not
+  /// below scale_min.
   std::optional<double> scale_max{};
   /// Print each value in its cell; empty: only when the matrix is at most 12 x 12.
   std::optional<bool> show_values{};
-  /// Decimals of the values in the cells and on the legend.
+  /// Decimals of the values in the cells and on the legend (0 to 17; values of magnitude 1e6 and
+  /// more are written in scientific notation).
   int value_precision = 2;
-  /// Side of one cell, in pixels.
+  /// Side of one cell, in pixels (at least 8).
   int cell_size = 48;
 };
 
@@ -3129,13 +6572,29 @@ enum class terminal_colors {
 struct terminal_heatmap_options {
   /// Shades, 24-bit colour, or chosen from COLORTERM.
   terminal_colors colors = terminal_colors::automatic;
-  /// Value of the lightest shade / darkest colour; empty: the smallest finite value.
+  /// Value of the lightest shade / darkest colour; empty: the smallest finite value. Must be finite.
   std::optional<double> scale_min{};
-  /// Value of the full block / brightest colour; empty: the largest finite value.
+  /// Value of the full block / brightest colour; empty: the largest finite value. Must be finite,
+  /// and not below scale_min.
   std::optional<double> scale_max{};
-  /// Decimals of the values (in truecolor cells and on the legend).
+  /// Decimals of the values (in truecolor cells and on the legend), 0 to 17.
   int value_precision = 2;
 };
+
+/// Labels of a heatmap's rows or columns: a sized range of anything that converts to
+/// std::string_view (std::array<std::string_view, N>, std::span, std::vector<std::string>, ...).
+template <class L>
+concept heatmap_labels = std::ranges::forward_range<const L> && std::ranges::sized_range<const L> &&
+    std::convertible_to<std::ranges::range_reference_t<const L>, std::string_view>;
+
+/// A count of labels, as it appears in diagnostics.
+template <std::size_t N>
+struct label_count {};
+
+/// A heatmap has one label per row and one per column: `label_count_matches<label_count<2>,
+/// label_count<3>>` is false (two labels for three rows).
+template <class Given, class Expected>
+inline constexpr bool label_count_matches = std::is_same_v<Given, Expected>;
 
 namespace detail::heatmap {
 
@@ -3160,7 +6619,7 @@ inline constexpr std::array<rgb, 11> viridis_points{{{0x44, 0x01, 0x54},
 inline constexpr rgb nonfinite_fill{0xd9, 0xd9, 0xd9};
 
 constexpr rgb viridis(double t) noexcept {
-  t = std::clamp(t, 0.0, 1.0) * 10.0;
+  t = (t >= 0.0 ? (t <= 1.0 ? t : 1.0) : 0.0) * 10.0;  // NaN counts as 0
   const auto k = std::min(static_cast<std::size_t>(t), std::size_t{9});
   const double f = t - static_cast<double>(k);
   const auto mix = [f](std::uint8_t a, std::uint8_t b) {
@@ -3174,7 +6633,8 @@ constexpr rgb viridis(double t) noexcept {
 // Dark text on the bright end of the scale, white on the dark end.
 constexpr bool is_light(rgb c) noexcept { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b > 150.0; }
 
-// Maps values onto [0, 1]: the options' bounds, else the finite values' range (scale_of).
+// Maps finite values onto [0, 1]: the options' bounds, else the finite values' range (scale_of).
+// lo and hi are finite, lo <= hi.
 //
 // No lambdas, and no constructor templates, in the templates of this header: GCC's -Wshadow would
 // flag their names against a user's globals of the same names.
@@ -3183,13 +6643,21 @@ struct scale {
 
   double position(double v) const noexcept {
     // A constant matrix has no range: every cell gets the top of the scale.
-    return hi > lo ? std::clamp((v - lo) / (hi - lo), 0.0, 1.0) : 1.0;
+    if (!(hi > lo)) return 1.0;
+    // In halves, so that a range as wide as the doubles (-1e308 to 1e308) does not overflow.
+    const double t = (v / 2 - lo / 2) / (hi / 2 - lo / 2);
+    return t >= 0.0 ? (t <= 1.0 ? t : 1.0) : 0.0;  // NaN (a subnormal range) counts as 0
   }
-  double value_at(double t) const noexcept { return lo + (hi - lo) * t; }
+  // Never overflows: each term is at most |lo| or |hi|.
+  double value_at(double t) const noexcept { return lo * (1.0 - t) + hi * t; }
 };
 
+// The scale, or nothing if the options are invalid: a bound that is not finite, or
+// scale_min > scale_max. A single bound beyond the data gives a scale of one value.
 template <class T, std::size_t R, std::size_t C>
-scale scale_of(const matrix<T, R, C>& m, std::optional<double> min, std::optional<double> max) {
+std::optional<scale> scale_of(const matrix<T, R, C>& m, std::optional<double> min, std::optional<double> max) {
+  if ((min && !std::isfinite(*min)) || (max && !std::isfinite(*max)) || (min && max && *min > *max))
+    return std::nullopt;
   bool any = false;
   double data_lo = 0, data_hi = 0;
   for (const T& v : m) {
@@ -3199,18 +6667,29 @@ scale scale_of(const matrix<T, R, C>& m, std::optional<double> min, std::optiona
     data_hi = any ? std::max(data_hi, x) : x;
     any = true;
   }
-  return {min.value_or(data_lo), max.value_or(data_hi)};
+  scale sc{min.value_or(data_lo), max.value_or(data_hi)};
+  if (sc.hi < sc.lo) {
+    if (min)
+      sc.hi = sc.lo;
+    else
+      sc.lo = sc.hi;
+  }
+  return sc;
 }
+
+inline int clamped_precision(int precision) noexcept { return std::clamp(precision, 0, 17); }
 
 inline std::string fixed(double v, int precision) {
-  return detail::chars_of(v, std::chars_format::fixed, std::max(precision, 0));
+  return detail::chars_of(v, std::chars_format::fixed, clamped_precision(precision));
 }
 
-// The text of one value for a reader: -∞ for a masked score rather than -inf.
+// The text of one value for a reader: -∞ for a masked score rather than -inf, and 1.00e+308
+// rather than 309 digits.
 inline std::string value_text(double v, int precision) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v < 0 ? "\u2212\u221e" : "\u221e";
-  std::string s = fixed(v, precision);
+  std::string s = std::fabs(v) < 1e6 ? fixed(v, precision)
+                                     : detail::chars_of(v, std::chars_format::scientific, clamped_precision(precision));
   if (s.front() == '-') s.replace(0, 1, "\u2212");  // a true minus sign, as the width of a digit
   return s;
 }
@@ -3317,6 +6796,10 @@ constexpr std::size_t text_columns(std::string_view s) noexcept {
   return n;
 }
 
+// A control character (C0, DEL or C1), which would move a terminal's cursor or start an escape
+// sequence (U+009B is CSI on some terminals).
+constexpr bool is_control(char32_t cp) noexcept { return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f); }
+
 // A label fitted to exactly `width` columns: cut with "…" when too long, padded when short, and
 // stripped of control characters, which would move the terminal's cursor.
 inline std::string fit(std::string_view s, std::size_t width, bool right_align = false) {
@@ -3326,7 +6809,7 @@ inline std::string fit(std::string_view s, std::size_t width, bool right_align =
   for (std::size_t i = 0; i < s.size() && cols < width;) {
     char32_t cp = next_code_point(s, i);
     if (total > width && cols + 1 == width) cp = 0x2026;  // …
-    if (cp < 0x20 || cp == 0x7f) cp = 0xfffd;
+    if (is_control(cp)) cp = 0xfffd;
     append_utf8(out, cp);
     ++cols;
   }
@@ -3334,11 +6817,12 @@ inline std::string fit(std::string_view s, std::size_t width, bool right_align =
   return right_align ? pad + out : out + pad;
 }
 
+// A label centred in `width` columns, cut and stripped of control characters as by fit().
 inline std::string centered(std::string_view s, std::size_t width) {
   const std::size_t cols = text_columns(s);
   if (cols >= width) return fit(s, width);
   const std::size_t left = (width - cols) / 2;
-  return std::string(left, ' ') + std::string(s) + std::string(width - cols - left, ' ');
+  return std::string(left, ' ') + fit(s, cols) + std::string(width - cols - left, ' ');
 }
 
 // Columns of the widest label.
@@ -3364,9 +6848,10 @@ inline std::string px(double v) { return fixed(v, 1); }
 // The terminal's shading blocks, lightest to full: ░▒▓█.
 inline constexpr std::array<std::string_view, 4> shades{"\u2591", "\u2592", "\u2593", "\u2588"};
 
-// The block of a position on the scale (0 to 1).
+// The block of a position on the scale (0 to 1; anything else, NaN included, is clamped).
 inline std::string_view shade(double position) noexcept {
-  return shades[std::min<std::size_t>(3, static_cast<std::size_t>(position * 4))];
+  const double level = position >= 0.0 ? position * 4 : 0.0;
+  return shades[level < 3.0 ? static_cast<std::size_t>(level) : std::size_t{3}];
 }
 
 // The escape sequence setting the foreground ("38") or background ("48") to a 24-bit colour.
@@ -3384,16 +6869,49 @@ inline bool colorterm_says_truecolor() {
 
 }  // namespace detail::heatmap
 
-/// Writes `weights` as a self-contained SVG heatmap: a title, the row (query) labels down the
-/// left, the column (key) labels across the top, one coloured cell per weight with its value
-/// when the matrix is small, and a colour legend. Every label is XML-escaped.
+namespace detail::heatmap {
+
+// The number of labels a type holds, when the type says it (std::array, a fixed-extent span, a C
+// array); std::dynamic_extent when only the run time knows.
+template <class L>
+inline constexpr std::size_t static_count = std::dynamic_extent;
+template <class E, std::size_t N>
+inline constexpr std::size_t static_count<std::array<E, N>> = N;
+template <class E, std::size_t N>
+inline constexpr std::size_t static_count<std::span<E, N>> = N;
+template <class E, std::size_t N>
+inline constexpr std::size_t static_count<E[N]> = N;
+
+// One label per row (Expected = R) or column (Expected = C), checked at compile time when the
+// count is in the type.
+template <std::size_t Expected, class L>
+constexpr void check_label_count() noexcept {
+  constexpr std::size_t given = static_count<std::remove_cvref_t<L>>;
+  if constexpr (given != std::dynamic_extent)
+    static_assert(label_count_matches<label_count<given>, label_count<Expected>>,
+                  "write_svg_heatmap(os, weights, row_labels, col_labels) and render_terminal(...) require one "
+                  "label per row and one per column of weights");
+}
+
+// The labels as string views into the caller's strings.
+template <class L>
+std::vector<std::string_view> views_of(const L& given) {
+  std::vector<std::string_view> out;
+  out.reserve(static_cast<std::size_t>(std::ranges::size(given)));
+  for (auto&& label_text : given) out.emplace_back(label_text);
+  return out;
+}
+
 template <class T, std::size_t R, std::size_t C>
-void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
-                       std::type_identity_t<std::span<const std::string_view, R>> row_labels,
-                       std::type_identity_t<std::span<const std::string_view, C>> col_labels,
-                       const svg_heatmap_options& opts = {}) {
+bool svg(std::ostream& os, const matrix<T, R, C>& weights, std::span<const std::string_view> row_labels,
+         std::span<const std::string_view> col_labels, const svg_heatmap_options& opts) {
   namespace h = detail::heatmap;
-  const h::scale sc = h::scale_of(weights, opts.scale_min, opts.scale_max);
+  const std::optional<h::scale> valid_scale = h::scale_of(weights, opts.scale_min, opts.scale_max);
+  if (!valid_scale || row_labels.size() != R || col_labels.size() != C) {
+    os.setstate(std::ios_base::failbit);
+    return false;
+  }
+  const h::scale sc = *valid_scale;
   const bool values = opts.show_values.value_or(R <= 12 && C <= 12);
   const double cell = std::max(opts.cell_size, 8);
   const double font = 13, char_w = font * 0.62;  // DejaVu Sans / Helvetica average advance
@@ -3497,25 +7015,19 @@ void write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
   }
   s += "</svg>\n";
   os << s;
+  return true;
 }
 
-/// write_svg_heatmap for self-attention: one list of tokens labels both axes.
-template <class T, std::size_t N>
-void write_svg_heatmap(std::ostream& os, const matrix<T, N, N>& weights,
-                       std::type_identity_t<std::span<const std::string_view, N>> labels,
-                       const svg_heatmap_options& opts = {}) {
-  write_svg_heatmap(os, weights, labels, labels, opts);
-}
-
-/// Draws `weights` in a terminal: row (query) labels on the left, column (key) labels on top,
-/// one shaded or coloured cell per weight, and a legend line.
 template <class T, std::size_t R, std::size_t C>
-void render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
-                     std::type_identity_t<std::span<const std::string_view, R>> row_labels,
-                     std::type_identity_t<std::span<const std::string_view, C>> col_labels,
-                     const terminal_heatmap_options& opts = {}) {
+bool terminal(std::ostream& os, const matrix<T, R, C>& weights, std::span<const std::string_view> row_labels,
+              std::span<const std::string_view> col_labels, const terminal_heatmap_options& opts) {
   namespace h = detail::heatmap;
-  const h::scale sc = h::scale_of(weights, opts.scale_min, opts.scale_max);
+  const std::optional<h::scale> valid_scale = h::scale_of(weights, opts.scale_min, opts.scale_max);
+  if (!valid_scale || row_labels.size() != R || col_labels.size() != C) {
+    os.setstate(std::ios_base::failbit);
+    return false;
+  }
+  const h::scale sc = *valid_scale;
   const bool color = opts.colors == terminal_colors::truecolor ||
                      (opts.colors == terminal_colors::automatic && h::colorterm_says_truecolor());
 
@@ -3557,157 +7069,104 @@ void render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
   }
   s += ' ' + h::value_text(sc.hi, opts.value_precision) + '\n';
   os << s;
+  return true;
+}
+
+}  // namespace detail::heatmap
+
+/// Writes `weights` as a self-contained SVG heatmap: a title, the row (query) labels down the
+/// left, the column (key) labels across the top, one coloured cell per weight with its value
+/// when the matrix is small, and a colour legend. Every label is XML-escaped. Returns false (and
+/// sets failbit, writing nothing) for invalid options or a wrong number of labels.
+template <class T, std::size_t R, std::size_t C, heatmap_labels Rows, heatmap_labels Cols>
+bool write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights, const Rows& row_labels, const Cols& col_labels,
+                       const svg_heatmap_options& opts = {}) {
+  detail::heatmap::check_label_count<R, Rows>();
+  detail::heatmap::check_label_count<C, Cols>();
+  return detail::heatmap::svg(os, weights, detail::heatmap::views_of(row_labels), detail::heatmap::views_of(col_labels),
+                              opts);
+}
+
+/// write_svg_heatmap with braced label lists: `write_svg_heatmap(os, w, {"a", "b"}, {"x", "y", "z"})`.
+/// Their length is checked at run time.
+template <class T, std::size_t R, std::size_t C>
+bool write_svg_heatmap(std::ostream& os, const matrix<T, R, C>& weights,
+                       std::initializer_list<std::string_view> row_labels,
+                       std::initializer_list<std::string_view> col_labels, const svg_heatmap_options& opts = {}) {
+  return detail::heatmap::svg(os, weights, std::span<const std::string_view>{row_labels.begin(), row_labels.size()},
+                              std::span<const std::string_view>{col_labels.begin(), col_labels.size()}, opts);
+}
+
+/// write_svg_heatmap for self-attention: one list of tokens labels both axes.
+template <class T, std::size_t N, heatmap_labels Labels>
+bool write_svg_heatmap(std::ostream& os, const matrix<T, N, N>& weights, const Labels& labels,
+                       const svg_heatmap_options& opts = {}) {
+  detail::heatmap::check_label_count<N, Labels>();
+  const auto views = detail::heatmap::views_of(labels);
+  return detail::heatmap::svg(os, weights, views, views, opts);
+}
+
+/// write_svg_heatmap for self-attention with a braced list of tokens, checked at run time.
+template <class T, std::size_t N>
+bool write_svg_heatmap(std::ostream& os, const matrix<T, N, N>& weights, std::initializer_list<std::string_view> labels,
+                       const svg_heatmap_options& opts = {}) {
+  const std::span<const std::string_view> views{labels.begin(), labels.size()};
+  return detail::heatmap::svg(os, weights, views, views, opts);
+}
+
+/// Draws `weights` in a terminal: row (query) labels on the left, column (key) labels on top,
+/// one shaded or coloured cell per weight, and a legend line. Returns false (and sets failbit,
+/// writing nothing) for invalid options or a wrong number of labels.
+template <class T, std::size_t R, std::size_t C, heatmap_labels Rows, heatmap_labels Cols>
+bool render_terminal(std::ostream& os, const matrix<T, R, C>& weights, const Rows& row_labels, const Cols& col_labels,
+                     const terminal_heatmap_options& opts = {}) {
+  detail::heatmap::check_label_count<R, Rows>();
+  detail::heatmap::check_label_count<C, Cols>();
+  return detail::heatmap::terminal(os, weights, detail::heatmap::views_of(row_labels),
+                                   detail::heatmap::views_of(col_labels), opts);
+}
+
+/// render_terminal with braced label lists, checked at run time.
+template <class T, std::size_t R, std::size_t C>
+bool render_terminal(std::ostream& os, const matrix<T, R, C>& weights,
+                     std::initializer_list<std::string_view> row_labels,
+                     std::initializer_list<std::string_view> col_labels, const terminal_heatmap_options& opts = {}) {
+  return detail::heatmap::terminal(os, weights,
+                                   std::span<const std::string_view>{row_labels.begin(), row_labels.size()},
+                                   std::span<const std::string_view>{col_labels.begin(), col_labels.size()}, opts);
+}
+
+/// render_terminal for self-attention: one list of tokens labels both axes.
+template <class T, std::size_t N, heatmap_labels Labels>
+bool render_terminal(std::ostream& os, const matrix<T, N, N>& weights, const Labels& labels,
+                     const terminal_heatmap_options& opts) {
+  detail::heatmap::check_label_count<N, Labels>();
+  const auto views = detail::heatmap::views_of(labels);
+  return detail::heatmap::terminal(os, weights, views, views, opts);
 }
 
 /// render_terminal for self-attention: one list of tokens labels both axes; `colors` picks shades,
 /// 24-bit colour, or (automatic) whichever COLORTERM announces.
-template <class T, std::size_t N>
-void render_terminal(std::ostream& os, const matrix<T, N, N>& weights,
-                     std::type_identity_t<std::span<const std::string_view, N>> labels,
+template <class T, std::size_t N, heatmap_labels Labels>
+bool render_terminal(std::ostream& os, const matrix<T, N, N>& weights, const Labels& labels,
                      terminal_colors colors = terminal_colors::automatic) {
-  render_terminal(os, weights, labels, labels, terminal_heatmap_options{.colors = colors});
+  return render_terminal(os, weights, labels, terminal_heatmap_options{.colors = colors});
 }
 
-}  // namespace static_attention
-
-// ---- static_attention/linear_layer.hpp -------------------------------------------------------
-// linear_layer: y = x W + b, PyTorch's nn.Linear, for building models around attention.
-
-namespace static_attention {
-
-/// An affine layer, in_features -> out_features: y = x W + b, with W in the x @ W layout
-/// (in_features x out_features). from_linear takes nn.Linear's out x in weight.
-template <class T, std::size_t in_features_, std::size_t out_features_>
-struct linear_layer {
-  /// Features in and out, for shape folds over a model (model.hpp).
-  static constexpr std::size_t in_features = in_features_;
-  static constexpr std::size_t out_features = out_features_;
-
-  static_assert(detail::check_attention_element<T>());
-
-  matrix<T, in_features_, out_features_> weight;
-  matrix<T, 1, out_features_> bias;
-
-  /// From nn.Linear's weight (out x in) and bias (1 x out).
-  template <class U, std::size_t R, std::size_t C, std::size_t BR, std::size_t BC>
-  static constexpr linear_layer from_linear(const matrix<U, R, C>& w, const matrix<U, BR, BC>& b) noexcept {
-    return {detail::linear_weight_as_xw<T, in_features_, out_features_>(w), detail::bias_row<T, out_features_>(b)};
-  }
-
-  /// x W + b for one sequence: N x in -> N x out.
-  template <class U, std::size_t N, std::size_t D>
-  constexpr matrix<T, N, out_features_> operator()(const matrix<U, N, D>& x) const noexcept {
-    matrix<T, N, out_features_> y;
-    if constexpr (detail::input_fits<T, in_features_, no_context_limit, U, N, D>()) {
-      y = matmul(x, weight);
-      for (std::size_t i = 0; i < N; ++i)
-        for (std::size_t j = 0; j < out_features_; ++j) y.elems[i * out_features_ + j] += bias.elems[j];
-    }
-    return y;
-  }
-
-  /// x W + b for a batch.
-  template <class U, std::size_t B, std::size_t N, std::size_t D>
-  constexpr tensor<T, B, N, out_features_> operator()(const tensor<U, B, N, D>& x) const noexcept {
-    return detail::per_item(x, *this);
-  }
-};
-
-}  // namespace static_attention
-
-// ---- static_attention/model.hpp --------------------------------------------------------------
-// Whole-model shape checking: a model is a Hana tuple of layers, and a fold carries the shape
-// through them at compile time, naming the layer where the chain breaks.
-
-namespace static_attention {
-
-/// A layer: maps N x in_features to N x out_features (any N), like the attention modules and
-/// linear_layer.
-template <class L>
-concept layer = requires {
-  { std::remove_cvref_t<L>::in_features } -> std::convertible_to<std::size_t>;
-  { std::remove_cvref_t<L>::out_features } -> std::convertible_to<std::size_t>;
-};
-
-/// The position of a layer in a model, as it appears in diagnostics.
-template <std::size_t Index>
-struct layer_index {};
-
-/// Layer `Index` receives the shape the previous layer produced: `layer_input_fits<layer_index<2>,
-/// shape<6, 4>, shape<6, 3>>` is false (the chain breaks at layer 2: 6 x 4 meets 6 x 3).
-template <class Index, class Given, class Expected>
-inline constexpr bool layer_input_fits = std::is_same_v<Given, Expected>;
-
-/// A model: layers applied in order, held in a Hana tuple (`hana::make_tuple(l1, l2, ...)` works too).
-template <layer... Layers>
-constexpr boost::hana::tuple<Layers...> make_model(const Layers&... layers) noexcept {
-  return boost::hana::make_tuple(layers...);
+/// render_terminal for self-attention with a braced list of tokens, checked at run time.
+template <class T, std::size_t N>
+bool render_terminal(std::ostream& os, const matrix<T, N, N>& weights, std::initializer_list<std::string_view> labels,
+                     terminal_colors colors = terminal_colors::automatic) {
+  const std::span<const std::string_view> views{labels.begin(), labels.size()};
+  return detail::heatmap::terminal(os, weights, views, views, terminal_heatmap_options{.colors = colors});
 }
 
-namespace detail {
-inline constexpr std::size_t no_break = static_cast<std::size_t>(-1);
-
-// The first layer whose in_features differs from what reaches it, or no_break.
-template <std::size_t D, class... Layers>
-constexpr std::size_t first_break() noexcept {
-  constexpr std::size_t takes[] = {Layers::in_features...};
-  constexpr std::size_t gives[] = {D, Layers::out_features...};
-  for (std::size_t i = 0; i < sizeof...(Layers); ++i)
-    if (takes[i] != gives[i]) return i;
-  return no_break;
-}
-
-// One static_assert for the whole chain, so the diagnostic is short and names the layer.
-template <std::size_t N, std::size_t D, class... Layers>
-constexpr void check_chain() noexcept {
-  constexpr std::size_t broken = first_break<D, Layers...>();
-  if constexpr (broken != no_break) {
-    constexpr std::size_t takes[] = {Layers::in_features...};
-    constexpr std::size_t gives[] = {D, Layers::out_features...};
-    static_assert(layer_input_fits<layer_index<broken>, shape<N, gives[broken]>, shape<N, takes[broken]>>,
-                  "model: each layer takes N x in_features, and the output of the layer before does not fit "
-                  "(layer_input_fits<layer, what reaches it, what it takes>)");
-  }
-}
-
-// The fold's step on values: the next layer applied to what the previous ones produced.
-struct apply_layer {
-  template <class Value, class Layer>
-  constexpr auto operator()(const Value& value, const Layer& next) const noexcept {
-    return next(value);
-  }
-};
-
-// The fold's step on shapes: shape<N, D> -> shape<N, out_features>.
-struct shape_step {
-  template <std::size_t N, std::size_t D, class LayerType>
-  constexpr auto operator()(boost::hana::basic_type<shape<N, D>>, LayerType) const noexcept {
-    return boost::hana::type_c<shape<N, LayerType::type::out_features>>;
-  }
-};
-}  // namespace detail
-
-/// The output shape of `model` for an input of shape `in`, computed by a fold over the layers'
-/// types: `output_shape(model, hana::type_c<shape<6, 3>>) == hana::type_c<shape<6, 2>>`.
-/// A chain that breaks fails to compile, naming the layer index and the two shapes; the check
-/// runs before the fold, so the diagnostic is one static_assert deep.
-template <class... Layers, std::size_t N, std::size_t D>
-constexpr auto output_shape(const boost::hana::tuple<Layers...>&, boost::hana::basic_type<shape<N, D>>) noexcept {
-  detail::check_chain<N, D, Layers...>();
-  return boost::hana::fold_left(boost::hana::tuple_t<Layers...>, boost::hana::type_c<shape<N, D>>,
-                                detail::shape_step{});
-}
-
-/// Runs the model's layers in order on a sequence or a batch, with the same shape check.
-template <class... Layers, class X>
-constexpr auto forward(const boost::hana::tuple<Layers...>& model, const X& x) noexcept {
-  // Checks the whole chain first, so a break reports its layer, and no layer runs on a bad shape.
-  detail::check_chain<rows_v<X>, cols_v<X>, Layers...>();
-  if constexpr (detail::first_break<cols_v<X>, Layers...>() == detail::no_break) {
-    return boost::hana::fold_left(model, x, detail::apply_layer{});
-  } else {
-    return x;
-  }
+/// render_terminal for self-attention with a braced list of tokens and options.
+template <class T, std::size_t N>
+bool render_terminal(std::ostream& os, const matrix<T, N, N>& weights, std::initializer_list<std::string_view> labels,
+                     const terminal_heatmap_options& opts) {
+  const std::span<const std::string_view> views{labels.begin(), labels.size()};
+  return detail::heatmap::terminal(os, weights, views, views, opts);
 }
 
 }  // namespace static_attention
@@ -3863,250 +7322,6 @@ constexpr named<M, R, C> operator/(const named<M, R, C>& m, value_type_t<M> s) n
 template <dense M, class R, class C>
 constexpr named<M, R, C> operator*(const named<M, R, C>& m, value_type_t<M> s) noexcept {
   return {m.value * s};
-}
-
-}  // namespace static_attention
-
-// ---- static_attention/random.hpp -------------------------------------------------------------
-// PyTorch-compatible random numbers: torch.manual_seed, torch.rand, tensor.uniform_ and the
-// default nn.Linear initialisation, bit for bit, in constexpr code with no heap and no <random>.
-//
-// The chapter seeds PyTorch and prints the numbers; with these functions the same seed gives the
-// same weights here, so a test (or a static_assert) can compare against the chapter directly.
-//
-// What PyTorch 1.13 does on the CPU, and what this header reproduces:
-//  * torch.manual_seed(s) restarts a standard MT19937 seeded with the low 32 bits of s.
-//  * A float draw is the low 24 bits of one 32-bit output times 2^-24; a double draw is the
-//    low 53 bits of random64() times 2^-53, where random64() is (first << 32) | second.
-//  * tensor.uniform_(from, to) casts from and to to T and returns x * (to - from) + from in T.
-//    PyTorch's AVX2/AVX-512 kernels (the ones every x86-64 CPU since 2013 runs) are compiled
-//    with FMA contraction, so the product and the sum are rounded once, as fma(x, to - from,
-//    from); this header computes that single rounding exactly, without FMA hardware.
-//  * nn.Linear(in, out) draws its weight (out x in, row-major) then its bias, each with
-//    uniform_(-bound, bound); the bounds are computed in double as torch.nn.init computes them.
-
-namespace static_attention {
-
-/// The element types whose PyTorch draws this header reproduces: float and double.
-template <class T>
-concept torch_real = std::same_as<T, float> || std::same_as<T, double>;
-
-/// PyTorch's CPU generator: an MT19937 seeded as `torch.manual_seed(seed)` seeds it.
-///
-/// Holds 624 words of state (2.5 KB) by value; copying it forks the stream.
-struct torch_generator {
-  /// The state right after `torch.manual_seed(seed)`: only the low 32 bits of seed matter.
-  constexpr explicit torch_generator(std::uint64_t seed) noexcept {
-    state_[0] = static_cast<std::uint32_t>(seed & 0xffff'ffffU);
-    for (std::uint32_t j = 1; j < state_size; ++j) {
-      const std::uint32_t prev = state_[j - 1];
-      state_[j] = 1812433253U * (prev ^ (prev >> 30)) + j;
-    }
-    next_ = state_size;  // twist before the first draw
-  }
-
-  /// One 32-bit draw (PyTorch's `CPUGeneratorImpl::random()`).
-  constexpr std::uint32_t random() noexcept {
-    if (next_ == state_size) twist();
-    std::uint32_t y = state_[next_++];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c'5680U;
-    y ^= (y << 15) & 0xefc6'0000U;
-    y ^= y >> 18;
-    return y;
-  }
-
-  /// One 64-bit draw (PyTorch's `CPUGeneratorImpl::random64()`): two 32-bit draws, the first
-  /// in the high half.
-  constexpr std::uint64_t random64() noexcept {
-    const std::uint64_t hi = random();
-    const std::uint64_t lo = random();
-    return (hi << 32) | lo;
-  }
-
- private:
-  static constexpr std::uint32_t state_size = 624;
-  static constexpr std::uint32_t shift_size = 397;
-
-  constexpr void twist() noexcept {
-    for (std::uint32_t k = 0; k < state_size; ++k) {
-      const std::uint32_t y = (state_[k] & 0x8000'0000U) | (state_[(k + 1) % state_size] & 0x7fff'ffffU);
-      state_[k] = state_[(k + shift_size) % state_size] ^ (y >> 1) ^ ((y & 1U) != 0 ? 0x9908'b0dfU : 0U);
-    }
-    next_ = 0;
-  }
-
-  std::uint32_t state_[state_size]{};
-  std::uint32_t next_ = 0;
-};
-
-namespace detail {
-
-// The exact helpers below must not be fused into FMAs by the compiler: TwoSum and Dekker's
-// product are exact only when every operation is rounded on its own.
-SA_DETAIL_MATH_BEGIN
-
-// a + b = s + e exactly (Knuth's TwoSum; no ordering requirement).
-struct two_sum_result {
-  double s;
-  double e;
-};
-constexpr two_sum_result two_sum(double a, double b) noexcept {
-  SA_DETAIL_NO_FP_CONTRACT
-  const double s = a + b;
-  const double bb = s - a;
-  const double e = (a - (s - bb)) + (b - bb);
-  return {s, e};
-}
-
-// a * b = p + e exactly (Dekker's product with Veltkamp's split; |a|, |b| < 2^995).
-constexpr two_sum_result two_product(double a, double b) noexcept {
-  SA_DETAIL_NO_FP_CONTRACT
-  constexpr double splitter = 0x1p27 + 1.0;
-  const double ta = splitter * a;
-  const double ah = ta - (ta - a);
-  const double al = a - ah;
-  const double tb = splitter * b;
-  const double bh = tb - (tb - b);
-  const double bl = b - bh;
-  const double p = a * b;
-  const double e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-  return {p, e};
-}
-
-// a + b rounded to odd: exact sums are returned as they are; otherwise, of the two doubles
-// around the exact sum, the one whose last mantissa bit is 1. Rounding to odd and then to a
-// narrower precision (or adding a larger term) rounds once, which is what FMA emulation needs.
-constexpr double add_round_to_odd(double a, double b) noexcept {
-  SA_DETAIL_NO_FP_CONTRACT
-  const auto [s, e] = two_sum(a, b);
-  const std::uint64_t bits = std::bit_cast<std::uint64_t>(s);
-  if (e == 0.0 || (bits & 1U) != 0) return s;
-  // s is even and inexact: step one ulp towards the exact sum (away from zero when e has s's sign).
-  const bool toward_larger_magnitude = (s > 0.0) == (e > 0.0);
-  return std::bit_cast<double>(toward_larger_magnitude ? bits + 1 : bits - 1);
-}
-
-// fma(x, w, f) in float, rounded once: x * w is exact in double (24 + 24 bits), the sum rounded
-// to odd in double keeps enough bits for the final rounding to float to be the correct one.
-constexpr float fused_multiply_add(float x, float w, float f) noexcept {
-  SA_DETAIL_NO_FP_CONTRACT
-  const double product = static_cast<double>(x) * static_cast<double>(w);
-  return static_cast<float>(add_round_to_odd(product, static_cast<double>(f)));
-}
-
-// fma(x, w, f) in double, rounded once (Boldo and Melquiond, "Emulation of FMA and correctly
-// rounded sums: proved algorithms using rounding to odd", IEEE TC 2008, algorithm 5):
-// x * w = uh + ul exactly, f + uh = th + tl exactly, then RN(th + RO(tl + ul)).
-constexpr double fused_multiply_add(double x, double w, double f) noexcept {
-  SA_DETAIL_NO_FP_CONTRACT
-  const auto [uh, ul] = two_product(x, w);
-  const auto [th, tl] = two_sum(f, uh);
-  return th + add_round_to_odd(tl, ul);
-}
-
-SA_DETAIL_MATH_END
-
-// x in [0, 1): PyTorch's uniform_real transformation of one draw.
-template <torch_real T>
-constexpr T unit_draw(torch_generator& gen) noexcept {
-  if constexpr (std::same_as<T, float>) {
-    return static_cast<T>(gen.random() & 0xff'ffffU) * 0x1p-24f;
-  } else {
-    return static_cast<T>(gen.random64() & 0x1f'ffff'ffff'ffffULL) * 0x1p-53;
-  }
-}
-
-// Python's `math.sqrt(2.0 / (1 + a ** 2))` with a = math.sqrt(5): kaiming_uniform_'s gain.
-constexpr double linear_weight_gain() noexcept {
-  const double a = static_attention::sqrt(5.0);
-  return static_attention::sqrt(2.0 / (1.0 + a * a));
-}
-
-}  // namespace detail
-
-/// One draw of `tensor.uniform_(from, to)` for a tensor of T: x * (to - from) + from computed in
-/// T with one rounding (PyTorch's FMA kernel), where x in [0, 1) is a `torch.rand` draw.
-template <torch_real T>
-constexpr T uniform(torch_generator& gen, T from, T to) noexcept {
-  const T x = detail::unit_draw<T>(gen);
-  return detail::fused_multiply_add(x, to - from, from);
-}
-
-namespace detail {
-template <torch_real T, std::size_t Size>
-constexpr void fill_uniform(T (&elems)[Size], torch_generator& gen, T from, T to) noexcept {
-  for (auto& e : elems) e = uniform(gen, from, to);
-}
-}  // namespace detail
-
-/// `torch.empty(R, C).uniform_(from, to)`: R x C draws in row-major order.
-template <torch_real T, std::size_t R, std::size_t C>
-constexpr matrix<T, R, C> uniform(torch_generator& gen, T from, T to) noexcept {
-  matrix<T, R, C> m;
-  detail::fill_uniform(m.elems, gen, from, to);
-  return m;
-}
-
-/// `torch.empty(B, N, D).uniform_(from, to)`: B x N x D draws in row-major order.
-template <torch_real T, std::size_t B, std::size_t N, std::size_t D>
-constexpr tensor<T, B, N, D> uniform(torch_generator& gen, T from, T to) noexcept {
-  tensor<T, B, N, D> t;
-  detail::fill_uniform(t.elems, gen, from, to);
-  return t;
-}
-
-/// `torch.rand(R, C)` (dtype float or double), element for element.
-template <torch_real T, std::size_t R, std::size_t C>
-constexpr matrix<T, R, C> rand(torch_generator& gen) noexcept {
-  matrix<T, R, C> m;
-  for (auto& e : m.elems) e = detail::unit_draw<T>(gen);
-  return m;
-}
-
-/// `torch.rand(B, N, D)` (dtype float or double), element for element.
-template <torch_real T, std::size_t B, std::size_t N, std::size_t D>
-constexpr tensor<T, B, N, D> rand(torch_generator& gen) noexcept {
-  tensor<T, B, N, D> t;
-  for (auto& e : t.elems) e = detail::unit_draw<T>(gen);
-  return t;
-}
-
-/// The weight of `nn.Linear(InFeatures, OutFeatures)` as PyTorch initialises it:
-/// `kaiming_uniform_(weight, a=sqrt(5))`, i.e. uniform in +-gain * sqrt(3 / InFeatures) with
-/// gain = sqrt(2 / (1 + a^2)). Shape OutFeatures x InFeatures, PyTorch's layout.
-template <torch_real T, std::size_t InFeatures, std::size_t OutFeatures>
-constexpr matrix<T, OutFeatures, InFeatures> linear_weight(torch_generator& gen) noexcept {
-  // The order of operations is kaiming_uniform_'s: std = gain / sqrt(fan_in), bound = sqrt(3) * std.
-  const double std_dev = detail::linear_weight_gain() / static_attention::sqrt(static_cast<double>(InFeatures));
-  const double bound = static_attention::sqrt(3.0) * std_dev;
-  return uniform<T, OutFeatures, InFeatures>(gen, static_cast<T>(-bound), static_cast<T>(bound));
-}
-
-/// The bias of `nn.Linear(InFeatures, OutFeatures)` as PyTorch initialises it (drawn after the
-/// weight): uniform in +-1 / sqrt(InFeatures), as a 1 x OutFeatures row.
-template <torch_real T, std::size_t InFeatures, std::size_t OutFeatures>
-constexpr matrix<T, 1, OutFeatures> linear_bias(torch_generator& gen) noexcept {
-  const double bound = 1.0 / static_attention::sqrt(static_cast<double>(InFeatures));
-  return uniform<T, 1, OutFeatures>(gen, static_cast<T>(-bound), static_cast<T>(bound));
-}
-
-/// The parameters of one `nn.Linear(In, Out)`: y = x weight^T + bias.
-template <torch_real T, std::size_t In, std::size_t Out>
-struct linear_params {
-  /// Out x In, PyTorch's layout.
-  matrix<T, Out, In> weight;
-  /// 1 x Out, added to every row.
-  matrix<T, 1, Out> bias;
-};
-
-/// `nn.Linear(In, Out)` with bias, initialised as PyTorch does: the weight, then the bias.
-template <torch_real T, std::size_t In, std::size_t Out>
-constexpr linear_params<T, In, Out> linear(torch_generator& gen) noexcept {
-  linear_params<T, In, Out> p;
-  p.weight = linear_weight<T, In, Out>(gen);
-  p.bias = linear_bias<T, In, Out>(gen);
-  return p;
 }
 
 }  // namespace static_attention

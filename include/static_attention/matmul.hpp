@@ -49,9 +49,13 @@ constexpr void check_matmul_shapes() noexcept {
 template <class T, std::size_t R, std::size_t K, std::size_t K2, std::size_t C>
 constexpr matrix<T, R, C> matmul(const matrix<T, R, K>& a, const matrix<T, K2, C>& b) noexcept {
   detail::check_matmul_shapes<R, K, K2, C>();
-  matrix<T, R, C> out;
-  if constexpr (K == K2) detail::matmul_kernel<T, R, K, C>(a.elems, b.elems, out.elems);
-  return out;
+  if constexpr (K == K2) {
+    matrix<T, R, C> out{detail::uninitialized};  // the kernel writes every element
+    detail::matmul_kernel<T, R, K, C>(a.elems, b.elems, out.elems);
+    return out;
+  } else {
+    return matrix<T, R, C>{};
+  }
 }
 
 /// The matrix product written into `out`, a matrix the caller owns (static, heap or a

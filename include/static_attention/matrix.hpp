@@ -12,6 +12,14 @@
 
 namespace static_attention {
 
+namespace detail {
+/// Tag of matrix's constructor that leaves the elements for a kernel to write.
+struct uninitialized_t {
+  explicit uninitialized_t() = default;
+};
+inline constexpr uninitialized_t uninitialized{};
+}  // namespace detail
+
 /// A Rows x Cols matrix of T, row-major and contiguous, with no heap.
 ///
 /// Trivially copyable and structural (it can be a template argument). Every operation on it is
@@ -34,10 +42,14 @@ struct matrix {
   static constexpr std::size_t size = Rows * Cols;
 
   /// Row-major storage. Public only so that the type is structural; prefer `m(i, j)`.
-  T elems[Rows * Cols]{};
+  T elems[Rows * Cols];
 
   /// Zeros.
-  constexpr matrix() noexcept = default;
+  constexpr matrix() noexcept : elems{} {}
+
+  /// Storage the library fills at once (a kernel's result): not zeroed first, which for small
+  /// products costs as much as the product.
+  constexpr explicit matrix(detail::uninitialized_t) noexcept {}
 
   /// One braced list per row; the number of rows and columns must match the type.
   template <std::size_t... RowLengths>
