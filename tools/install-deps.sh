@@ -13,6 +13,10 @@ packages=(
   libfmt-dev                                         # optional {fmt} formatter, tested when present
   python3-numpy                                      # reference generators (tests need none at run time)
   libxml2-utils chromium imagemagick fonts-dejavu-core  # heatmap checks: xmllint, a browser, PNG colours, a font
+  # device tests (tests/device, tests/aarch64; ports/): Cortex-M cross toolchain with newlib and
+  # libstdc++, QEMU's mps2 boards with semihosting; AArch64 cross compiler and qemu-user
+  gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi qemu-system-arm
+  g++-aarch64-linux-gnu qemu-user
 )
 fi
 missing=()

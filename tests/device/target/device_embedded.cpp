@@ -1,0 +1,4 @@
+// Runs the device cases of group "embedded" (tests/device/cases.hpp) and prints their bits.
+#include "run_cases.hpp"
+
+int main() { return device_run::run_group(device_cases::embedded{}); }
