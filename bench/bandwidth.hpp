@@ -20,7 +20,7 @@ inline void set_bytes(benchmark::State& state, double bytes_per_iteration) {
 
 inline void read_bandwidth(benchmark::State& state) {
   namespace simd = static_attention::detail::simd;
-  constexpr std::size_t lanes = simd::native_lanes<float> > 0 ? simd::native_lanes<float> : 4;
+  constexpr std::size_t lanes = simd::native_lanes < float >> 0 ? simd::native_lanes<float> : 4;
   using V = simd::vec<float, lanes>;
   constexpr std::size_t n = std::size_t{64} << 20;  // floats
   auto data = std::make_unique<float[]>(n);

@@ -22,8 +22,7 @@ using gpt2 = sa::gpt_model<float, sa::gpt2_124m>;
 using workspace = sa::gpt_workspace<float, sa::gpt2_124m, 1024>;
 
 // The float32 weights a decode step reads.
-constexpr double bytes_per_token =
-    4.0 * (gpt2::parameter_count - 50257.0 * 768 - 1024.0 * 768 + 2 * 768);
+constexpr double bytes_per_token = 4.0 * (gpt2::parameter_count - 50257.0 * 768 - 1024.0 * 768 + 2 * 768);
 
 // Flops of the large products per token (the blocks' projections and feed-forward).
 constexpr double block_flops_per_token = 2.0 * 12 * (4.0 * 768 * 768 + 2.0 * 768 * 3072);
@@ -44,9 +43,7 @@ workspace& shared_workspace() {
   return *ws;
 }
 
-int next_id(const sa::matrix<float, 1, 768>& h) {
-  return static_cast<int>(sa::detail::argmax(model().head(h)));
-}
+int next_id(const sa::matrix<float, 1, 768>& h) { return static_cast<int>(sa::detail::argmax(model().head(h))); }
 
 // 128 prompt tokens through the caches, then the first new id: time to first token.
 void gpt2_prefill_128(benchmark::State& state) {
@@ -60,9 +57,9 @@ void gpt2_prefill_128(benchmark::State& state) {
   }
   state.counters["tokens_per_s"] =
       benchmark::Counter(128, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
-  state.counters["FLOPS"] = benchmark::Counter(128 * block_flops_per_token + 2.0 * 768 * 50257,
-                                               benchmark::Counter::kIsIterationInvariantRate,
-                                               benchmark::Counter::kIs1000);
+  state.counters["FLOPS"] =
+      benchmark::Counter(128 * block_flops_per_token + 2.0 * 768 * 50257, benchmark::Counter::kIsIterationInvariantRate,
+                         benchmark::Counter::kIs1000);
 }
 BENCHMARK(gpt2_prefill_128)->Unit(benchmark::kMillisecond);
 

@@ -4,8 +4,8 @@
 // operations per second (2 R K C per product; attention: its matrix products, see below).
 // Summarised by bench/report.py (medians of repetitions, ratios to Eigen, % of peak).
 #include <cmath>
-#include <cstring>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <random>
@@ -14,8 +14,8 @@
 #include <Eigen/Dense>
 
 #include <static_attention/detail/kernel_simd.hpp>
-#include "bandwidth.hpp"
 #include <static_attention/static_attention.hpp>
+#include "bandwidth.hpp"
 
 namespace {
 
@@ -325,8 +325,8 @@ void transformer_naive(benchmark::State& state) {
   set_bytes(state, static_cast<double>(K * C * sizeof(T)));
 }
 
-#define SA_TRANSFORMER(R, K, C)                        \
-  BENCHMARK_TEMPLATE(transformer_sa, float, R, K, C);    \
+#define SA_TRANSFORMER(R, K, C)                       \
+  BENCHMARK_TEMPLATE(transformer_sa, float, R, K, C); \
   BENCHMARK_TEMPLATE(transformer_eigen, float, R, K, C)
 #define SA_TRANSFORMER_WITH_NAIVE(R, K, C) \
   SA_TRANSFORMER(R, K, C);                 \

@@ -31,8 +31,9 @@ constexpr auto out = [] {
 }();
 // The book prints tensor([[0.2260, 0.3470, 0.0000, 0.2216, 0.0000, 0.0000],
 //                         [0.2133, 0.2394, 0.0000, 0.5198, 0.3297, 0.0000]])
-static_assert(sa::approx_equal(out, sa::matrix<float, 2, 6>{{0.2260f, 0.3470f, 0.0f, 0.2216f, 0.0f, 0.0f},
-                                                            {0.2133f, 0.2394f, 0.0f, 0.5198f, 0.3297f, 0.0f}},
+static_assert(sa::approx_equal(out,
+                               sa::matrix<float, 2, 6>{{0.2260f, 0.3470f, 0.0f, 0.2216f, 0.0f, 0.0f},
+                                                       {0.2133f, 0.2394f, 0.0f, 0.5198f, 0.3297f, 0.0f}},
                                5e-5f));
 // [/snippet]
 
@@ -92,9 +93,8 @@ static_assert(shortcut_passes_input);
 
 // --- 4.5 The transformer block, 4.6 the GPT model ------------------------------------------------
 using block_124m = sa::transformer_block<float, 768, 12, 1024>;
-static_assert(
-    std::is_same_v<decltype(std::declval<const block_124m&>()(std::declval<sa::tensor<float, 2, 4, 768>>())),
-                   sa::tensor<float, 2, 4, 768>>);
+static_assert(std::is_same_v<decltype(std::declval<const block_124m&>()(std::declval<sa::tensor<float, 2, 4, 768>>())),
+                             sa::tensor<float, 2, 4, 768>>);
 
 // [snippet:parameters]
 using gpt2 = sa::gpt_model<float, sa::gpt2_124m>;
@@ -104,7 +104,7 @@ static_assert(gpt2::parameter_count == 163'009'536);
 static_assert(gpt2::parameter_count - 50257 * 768 == 124'412'160);
 // Exercise 4.1: the feed-forward and attention modules of one block.
 static_assert(4 * 768 * 768 + 4 * 768 + 4 * 768 * 768 + 768 == 4'722'432);  // FeedForward
-static_assert(4 * 768 * 768 + 768 == 2'360'064);                             // MultiHeadAttention
+static_assert(4 * 768 * 768 + 768 == 2'360'064);                            // MultiHeadAttention
 // "Total size of the model: 621.83 MB" (4 bytes per float32 parameter).
 constexpr double size_mb = gpt2::parameter_count * 4.0 / (1024 * 1024);
 static_assert(size_mb > 621.82 && size_mb < 621.84);
@@ -114,8 +114,8 @@ static_assert(size_mb > 621.82 && size_mb < 621.84);
 // A GPT small enough for the compiler: initialised as torch.manual_seed(123); GPTModel(cfg),
 // then generate_text_simple continues a 4-token prompt by 4 tokens, all at compile time.
 // [snippet:generate]
-inline constexpr sa::gpt_config tiny{.vocab_size = 64, .context_length = 8, .emb_dim = 16, .n_heads = 2,
-                                     .n_layers = 2, .qkv_bias = false};
+inline constexpr sa::gpt_config tiny{
+    .vocab_size = 64, .context_length = 8, .emb_dim = 16, .n_heads = 2, .n_layers = 2, .qkv_bias = false};
 constexpr auto tiny_model = [] {
   sa::gpt_model<float, tiny> model;
   sa::torch_generator gen{123};

@@ -18,7 +18,7 @@ constexpr auto model = [] {
   const auto W_value = sa::linear_weight<float, 3, 2>(gen);
   const auto out_proj = sa::linear<float, 2, 2>(gen);
   return sa::multi_head_attention<float, 3, 2, 2, 6>::from_linear(W_query, W_key, W_value, out_proj.weight,
-                                                                   out_proj.bias);
+                                                                  out_proj.bias);
 }();
 
 // Calibration inputs: 32 sequences of 6 tokens like the chapter's embeddings, in [0, 1).
@@ -39,7 +39,7 @@ static_assert(sa::max_abs_diff(q(inputs), model(inputs)) <= 5e-3f, "int8 attenti
 
 int main() {
   const auto* volatile x = &inputs;
-  const auto int8_out = q(*x);        // integer-only inside, float in and out
+  const auto int8_out = q(*x);  // integer-only inside, float in and out
   const auto float_out = model(*x);
   const float err = sa::max_abs_diff(int8_out, float_out);
   std::printf("quantized_attention: int8 %u bytes, float %u bytes; max |int8 - float| = %.3g\n",

@@ -495,7 +495,8 @@ constexpr matrix<T, Rows, 1> max(const matrix<T, Rows, Cols>& m) noexcept {
 // bits (the bound is in docs/accuracy.md and tests/same_bits).
 
 #if defined(__FAST_MATH__) && !defined(STATIC_ATTENTION_ALLOW_FAST_MATH)
-#error "static_attention: -ffast-math breaks the promise that run time gives the constant evaluator's bits (it reorders sums and flushes denormals). Build without it, or define STATIC_ATTENTION_ALLOW_FAST_MATH to accept different bits."
+#error \
+    "static_attention: -ffast-math breaks the promise that run time gives the constant evaluator's bits (it reorders sums and flushes denormals). Build without it, or define STATIC_ATTENTION_ALLOW_FAST_MATH to accept different bits."
 #endif
 
 namespace static_attention::detail {
@@ -2260,8 +2261,7 @@ template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, 
   constexpr std::size_t mr_max = fit < 1 ? 1 : (fit > 8 ? 8 : fit);
   constexpr std::size_t MR = R < mr_max ? R : mr_max;
   constexpr std::size_t full = R / MR * MR;
-  for (std::size_t i = 0; i < full; i += MR)
-    block<T, W, MR, NV, K, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+  for (std::size_t i = 0; i < full; i += MR) block<T, W, MR, NV, K, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
   if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
 }
 
@@ -2356,7 +2356,7 @@ inline void gemv_rows(const T* a, const T* b, T* out) noexcept {
 
 // Where gemv_rows beats the register-blocked kernel: up to 4 rows, and b beyond L1.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
-inline constexpr bool use_gemv_rows = R <= 4 && K * C * sizeof(T) > 64 * 1024 && C >= 4 * native_lanes<T>;
+inline constexpr bool use_gemv_rows = R <= 4 && K* C * sizeof(T) > 64 * 1024 && C >= 4 * native_lanes<T>;
 #endif
 
 /// out (R x C) (+)= a (R x K) . b (K x C), row-major with row strides LDA, LDB and LDC; Acc:
@@ -2365,7 +2365,7 @@ template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA,
           bool Acc>
 inline void gemm(const T* a, const T* b, T* out) noexcept {
 #if defined(__GNUC__)
-  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes<T> > 0 && use_gemv_rows<T, R, K, C>) {
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && use_gemv_rows<T, R, K, C>) {
     gemv_rows<T, native_lanes<T>, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     return;
   }
@@ -2424,7 +2424,7 @@ inline void abt_panel(const T* a, const T* b, T* out) noexcept {
 /// panel at a time (at most abt_panel_bytes on the stack, whatever the shape), then multiplied.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
-  constexpr std::size_t lanes = native_lanes<T> > 0 ? native_lanes<T> : 4;
+  constexpr std::size_t lanes = native_lanes < T >> 0 ? native_lanes<T> : 4;
   constexpr std::size_t pc_max = 4 * lanes;  // columns per panel
   constexpr std::size_t PC = C < pc_max ? C : pc_max;
   constexpr std::size_t panels = C / PC;
@@ -3043,7 +3043,8 @@ constexpr void gelu_in_place(T* data, std::size_t n) noexcept {
 
 template <class M>
 constexpr void check_gelu_element() noexcept {
-  static_assert(is_floating_element<value_type_t<M>>, "gelu(m) requires a floating-point element type (float or double)");
+  static_assert(is_floating_element<value_type_t<M>>,
+                "gelu(m) requires a floating-point element type (float or double)");
 }
 }  // namespace detail
 
@@ -3587,8 +3588,7 @@ constexpr void add_bias_rows(T* y, const matrix<T, 1, Cols>& b) noexcept {
 template <class T, std::size_t DIn, std::size_t DOut, std::size_t Heads, std::size_t Ctx, bool QkvBias,
           std::size_t Capacity, std::size_t N>
 constexpr matrix<T, N, DOut> attend_cached(const multi_head_attention<T, DIn, DOut, Heads, Ctx, QkvBias>& att,
-                                           kv_cache<T, Capacity, DOut>& cache,
-                                           const matrix<T, N, DIn>& x) noexcept {
+                                           kv_cache<T, Capacity, DOut>& cache, const matrix<T, N, DIn>& x) noexcept {
   static_assert(Capacity <= Ctx, "attend_cached(att, cache, x) requires a cache capacity <= the context_length");
   static_assert(tokens_within_context_length<N, Capacity>,
                 "attend_cached(att, cache, x) requires N <= the cache's capacity");
@@ -5028,8 +5028,8 @@ namespace detail {
 // One block on the N tokens in workspace.x (N <= chunk), in place, with the block's cache:
 // the operations of transformer_block::operator()(x, cache), in the same order, on the
 // workspace's buffers instead of locals.
-template <std::size_t N, class T, std::size_t D, std::size_t Heads, std::size_t Ctx, bool QkvBias,
-          class Workspace, std::size_t Capacity>
+template <std::size_t N, class T, std::size_t D, std::size_t Heads, std::size_t Ctx, bool QkvBias, class Workspace,
+          std::size_t Capacity>
 constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& block, kv_cache<T, Capacity, D>& cache,
                           Workspace& ws) noexcept {
   T* x = ws.x.elems;
@@ -5457,8 +5457,7 @@ constexpr std::int64_t multiply_by_quantized_multiplier(std::int64_t acc, fixed_
 
 /// acc requantized to int8: zero_point + acc * m, saturated to [-128, 127].
 constexpr std::int8_t requantize_int8(std::int32_t acc, fixed_multiplier m, std::int32_t zero_point) noexcept {
-  return static_cast<std::int8_t>(
-      clamp_i32(multiply_by_quantized_multiplier(acc, m) + zero_point, int8_min, int8_max));
+  return static_cast<std::int8_t>(clamp_i32(multiply_by_quantized_multiplier(acc, m) + zero_point, int8_min, int8_max));
 }
 
 /// x as int8: round(x * inv_scale) + zero_point, saturated. The product is rounded on its own
@@ -5554,8 +5553,10 @@ namespace detail {
 /// bias row (nullptr: none) for inputs of scale s_x and zero point z_x. Writes each channel's
 /// scale s_wj = max_k |W_kj| / 127 (1 for an all-zero channel) to channel_scale.
 template <std::size_t In, std::size_t Out>
-constexpr ::static_attention::quantized_linear<In, Out> quantize_linear(const matrix<float, In, Out>& w, const matrix<float, 1, Out>* b,
-                                                    quant_params input, double (&channel_scale)[Out]) noexcept {
+constexpr ::static_attention::quantized_linear<In, Out> quantize_linear(const matrix<float, In, Out>& w,
+                                                                        const matrix<float, 1, Out>* b,
+                                                                        quant_params input,
+                                                                        double (&channel_scale)[Out]) noexcept {
   ::static_attention::quantized_linear<In, Out> q;
   for (std::size_t j = 0; j < Out; ++j) {
     double peak = 0.0;
@@ -5583,11 +5584,11 @@ constexpr ::static_attention::quantized_linear<In, Out> quantize_linear(const ma
 
 template <std::size_t Out>
 constexpr ::static_attention::requantizer<Out> make_requantizer(quant_params input, const double (&channel_scale)[Out],
-                                            quant_params output) noexcept {
+                                                                quant_params output) noexcept {
   ::static_attention::requantizer<Out> r;
   for (std::size_t j = 0; j < Out; ++j) {
-    const fixed_multiplier m = quantize_multiplier(static_cast<double>(input.scale) * channel_scale[j] /
-                                                   static_cast<double>(output.scale));
+    const fixed_multiplier m =
+        quantize_multiplier(static_cast<double>(input.scale) * channel_scale[j] / static_cast<double>(output.scale));
     r.multiplier.elems[j] = m.multiplier;
     r.shift.elems[j] = static_cast<std::int8_t>(m.shift);
   }
@@ -5636,7 +5637,7 @@ constexpr std::int32_t exp2_q16(std::int32_t t) noexcept {
   p = exp2_c2 + ((p * u + half) >> exp2_frac_bits);
   p = exp2_c1 + ((p * u + half) >> exp2_frac_bits);
   p = exp2_c0 + ((p * u + half) >> exp2_frac_bits);  // 2^u in Q30, [2^30, 2^31)
-  const int right = 14 - ip;                          // Q30 -> Q16, times 2^ip
+  const int right = 14 - ip;                         // Q30 -> Q16, times 2^ip
   return static_cast<std::int32_t>((p + (std::int64_t{1} << (right - 1))) >> right);
 }
 
@@ -5865,8 +5866,8 @@ constexpr void observe_attention(const multi_head_attention<float, d_in, d_out, 
   r.value.observe_all(values);
   matrix<float, N, d_out> context;
   const no_dropout drop;
-  boost::hana::for_each(head_indices<num_heads>, attend_head<float, head_dim, N, d_out, no_dropout>{
-                                                     &queries, &keys, &values, &context, &drop});
+  boost::hana::for_each(head_indices<num_heads>,
+                        attend_head<float, head_dim, N, d_out, no_dropout>{&queries, &keys, &values, &context, &drop});
   r.context.observe_all(context);
 }
 }  // namespace detail
@@ -5876,8 +5877,9 @@ constexpr void observe_attention(const multi_head_attention<float, d_in, d_out, 
 /// forward passes): keep its result in a constexpr variable of its own.
 template <std::size_t d_in, std::size_t d_out, std::size_t num_heads, std::size_t context_length, bool qkv_bias,
           std::size_t B, std::size_t N, std::size_t D>
-constexpr attention_ranges calibrate(const multi_head_attention<float, d_in, d_out, num_heads, context_length, qkv_bias>& model,
-                                     const tensor<float, B, N, D>& calibration) noexcept {
+constexpr attention_ranges calibrate(
+    const multi_head_attention<float, d_in, d_out, num_heads, context_length, qkv_bias>& model,
+    const tensor<float, B, N, D>& calibration) noexcept {
   attention_ranges r;
   if constexpr (detail::input_fits<float, d_in, context_length, float, N, D>())
     for (std::size_t b = 0; b < B; ++b) detail::observe_attention(model, calibration[b], r);
@@ -5914,8 +5916,8 @@ constexpr quantized_multi_head_attention<d_in, d_out, num_heads, context_length>
   q.value_requant = detail::make_requantizer(q.input, s_v, q.value);
 
   const double sqrt_head_dim = static_attention::sqrt(static_cast<double>(head_dim));
-  q.score_multiplier = detail::quantize_multiplier(static_cast<double>(q.query.scale) * static_cast<double>(q.key.scale) *
-                                                   detail::log2_e / sqrt_head_dim * 0x1p16);
+  q.score_multiplier = detail::quantize_multiplier(
+      static_cast<double>(q.query.scale) * static_cast<double>(q.key.scale) * detail::log2_e / sqrt_head_dim * 0x1p16);
   q.context_multiplier =
       detail::quantize_multiplier(static_cast<double>(q.value.scale) * 0x1p-15 / static_cast<double>(q.context.scale));
 

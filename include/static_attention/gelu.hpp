@@ -75,7 +75,8 @@ constexpr void gelu_in_place(T* data, std::size_t n) noexcept {
 
 template <class M>
 constexpr void check_gelu_element() noexcept {
-  static_assert(is_floating_element<value_type_t<M>>, "gelu(m) requires a floating-point element type (float or double)");
+  static_assert(is_floating_element<value_type_t<M>>,
+                "gelu(m) requires a floating-point element type (float or double)");
 }
 }  // namespace detail
 

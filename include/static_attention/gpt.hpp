@@ -125,8 +125,8 @@ namespace detail {
 // One block on the N tokens in workspace.x (N <= chunk), in place, with the block's cache:
 // the operations of transformer_block::operator()(x, cache), in the same order, on the
 // workspace's buffers instead of locals.
-template <std::size_t N, class T, std::size_t D, std::size_t Heads, std::size_t Ctx, bool QkvBias,
-          class Workspace, std::size_t Capacity>
+template <std::size_t N, class T, std::size_t D, std::size_t Heads, std::size_t Ctx, bool QkvBias, class Workspace,
+          std::size_t Capacity>
 constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& block, kv_cache<T, Capacity, D>& cache,
                           Workspace& ws) noexcept {
   T* x = ws.x.elems;
@@ -176,7 +176,6 @@ struct step_blocks {
   }
 };
 }  // namespace detail
-
 
 /// The book's GPTModel for configuration Cfg: token and positional embeddings, n_layers
 /// transformer blocks, a final LayerNorm and an output head without bias.

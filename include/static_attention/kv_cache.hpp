@@ -150,8 +150,7 @@ constexpr void add_bias_rows(T* y, const matrix<T, 1, Cols>& b) noexcept {
 template <class T, std::size_t DIn, std::size_t DOut, std::size_t Heads, std::size_t Ctx, bool QkvBias,
           std::size_t Capacity, std::size_t N>
 constexpr matrix<T, N, DOut> attend_cached(const multi_head_attention<T, DIn, DOut, Heads, Ctx, QkvBias>& att,
-                                           kv_cache<T, Capacity, DOut>& cache,
-                                           const matrix<T, N, DIn>& x) noexcept {
+                                           kv_cache<T, Capacity, DOut>& cache, const matrix<T, N, DIn>& x) noexcept {
   static_assert(Capacity <= Ctx, "attend_cached(att, cache, x) requires a cache capacity <= the context_length");
   static_assert(tokens_within_context_length<N, Capacity>,
                 "attend_cached(att, cache, x) requires N <= the cache's capacity");

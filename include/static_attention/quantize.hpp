@@ -213,8 +213,8 @@ constexpr void observe_attention(const multi_head_attention<float, d_in, d_out, 
   r.value.observe_all(values);
   matrix<float, N, d_out> context;
   const no_dropout drop;
-  boost::hana::for_each(head_indices<num_heads>, attend_head<float, head_dim, N, d_out, no_dropout>{
-                                                     &queries, &keys, &values, &context, &drop});
+  boost::hana::for_each(head_indices<num_heads>,
+                        attend_head<float, head_dim, N, d_out, no_dropout>{&queries, &keys, &values, &context, &drop});
   r.context.observe_all(context);
 }
 }  // namespace detail
@@ -224,8 +224,9 @@ constexpr void observe_attention(const multi_head_attention<float, d_in, d_out, 
 /// forward passes): keep its result in a constexpr variable of its own.
 template <std::size_t d_in, std::size_t d_out, std::size_t num_heads, std::size_t context_length, bool qkv_bias,
           std::size_t B, std::size_t N, std::size_t D>
-constexpr attention_ranges calibrate(const multi_head_attention<float, d_in, d_out, num_heads, context_length, qkv_bias>& model,
-                                     const tensor<float, B, N, D>& calibration) noexcept {
+constexpr attention_ranges calibrate(
+    const multi_head_attention<float, d_in, d_out, num_heads, context_length, qkv_bias>& model,
+    const tensor<float, B, N, D>& calibration) noexcept {
   attention_ranges r;
   if constexpr (detail::input_fits<float, d_in, context_length, float, N, D>())
     for (std::size_t b = 0; b < B; ++b) detail::observe_attention(model, calibration[b], r);
@@ -262,8 +263,8 @@ constexpr quantized_multi_head_attention<d_in, d_out, num_heads, context_length>
   q.value_requant = detail::make_requantizer(q.input, s_v, q.value);
 
   const double sqrt_head_dim = static_attention::sqrt(static_cast<double>(head_dim));
-  q.score_multiplier = detail::quantize_multiplier(static_cast<double>(q.query.scale) * static_cast<double>(q.key.scale) *
-                                                   detail::log2_e / sqrt_head_dim * 0x1p16);
+  q.score_multiplier = detail::quantize_multiplier(
+      static_cast<double>(q.query.scale) * static_cast<double>(q.key.scale) * detail::log2_e / sqrt_head_dim * 0x1p16);
   q.context_multiplier =
       detail::quantize_multiplier(static_cast<double>(q.value.scale) * 0x1p-15 / static_cast<double>(q.context.scale));
 

@@ -398,8 +398,8 @@ bool state_dict_has_no_strangers(state_dict_pass& pass) {
 /// state_dict_error::model_modified for the one exception, a read failing after the checks).
 /// A gpt_model<float, Cfg> reads float32 ('<f4') arrays, a gpt_model<double, Cfg> float64 ('<f8').
 template <class T, gpt_config Cfg>
-  requires std::same_as<T, float> || std::same_as<T, double>
-state_dict_result load_state_dict(gpt_model<T, Cfg>& model, const std::filesystem::path& path) {
+requires std::same_as<T, float> || std::same_as<T, double> state_dict_result
+load_state_dict(gpt_model<T, Cfg>& model, const std::filesystem::path& path) {
   detail::state_dict_pass pass{path.string(), "load_state_dict(model, \"" + path.string() + "\")", std::nullopt};
   detail::state_dict_checker<T> checker{&pass};
   if (!detail::visit_state_dict(checker, model) || !detail::state_dict_has_no_strangers<Cfg>(pass))

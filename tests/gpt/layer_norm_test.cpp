@@ -17,7 +17,8 @@ template <class T>
 constexpr bool matches_torch(const double (&plain)[15], const double (&affine)[15], double tol) {
   const auto x = to_matrix<T, 3, 5>(ref::layer_norm_x);
   const sa::layer_norm<T, 5> unit{sa::ones<T, 1, 5>(), sa::zeros<T, 1, 5>()};
-  const sa::layer_norm<T, 5> scaled{to_matrix<T, 1, 5>(ref::layer_norm_scale), to_matrix<T, 1, 5>(ref::layer_norm_shift)};
+  const sa::layer_norm<T, 5> scaled{to_matrix<T, 1, 5>(ref::layer_norm_scale),
+                                    to_matrix<T, 1, 5>(ref::layer_norm_shift)};
   return gpt_test::close(unit(x), to_matrix<T, 3, 5>(plain), tol) &&
          gpt_test::close(scaled(x), to_matrix<T, 3, 5>(affine), tol);
 }

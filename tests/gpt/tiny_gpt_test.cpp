@@ -47,7 +47,8 @@ constexpr bool init_matches_torch(const double (&tok)[8], const double (&pos)[8]
     // Linear weights are kept as x @ W: torch's row 0 is column 0 here.
     if (m.tok_emb.weight.elems[k] != static_cast<T>(tok[k]) || m.pos_emb.weight.elems[k] != static_cast<T>(pos[k]) ||
         block0.att.W_query(k, 0) != static_cast<T>(wq[k]) || block0.ff.expand.weight(k, 0) != static_cast<T>(ff0[k]) ||
-        m.out_head(k, 0) != static_cast<T>(head_first[k]) || m.out_head(d - 8 + k, v - 1) != static_cast<T>(head_last[k]))
+        m.out_head(k, 0) != static_cast<T>(head_first[k]) ||
+        m.out_head(d - 8 + k, v - 1) != static_cast<T>(head_last[k]))
       return false;
   }
   return m.final_norm.scale == sa::ones<T, 1, d>();
@@ -72,10 +73,10 @@ static_assert(sa::gpt_model<float, sa::gpt2_124m>::parameter_count == ref::gpt12
 static_assert(sa::gpt_model<float, sa::gpt2_124m>::parameter_count - 50257 * 768 == 124'412'160);
 
 TEST_CASE("tiny GPT: the initial weights are torch's draws") {
-  SA_CHECK_BOTH(init_matches_torch<float, tiny>(
-      ref::tiny_tok_emb_weight_first8, ref::tiny_pos_emb_weight_first8, ref::tiny_trf_blocks_0_att_W_query_weight_first8,
-      ref::tiny_trf_blocks_0_ff_layers_0_weight_first8, ref::tiny_out_head_weight_first8,
-      ref::tiny_out_head_weight_last8));
+  SA_CHECK_BOTH(init_matches_torch<float, tiny>(ref::tiny_tok_emb_weight_first8, ref::tiny_pos_emb_weight_first8,
+                                                ref::tiny_trf_blocks_0_att_W_query_weight_first8,
+                                                ref::tiny_trf_blocks_0_ff_layers_0_weight_first8,
+                                                ref::tiny_out_head_weight_first8, ref::tiny_out_head_weight_last8));
   SA_CHECK_BOTH(init_matches_torch<float, tiny_bias3>(
       ref::tiny_bias3_tok_emb_weight_first8, ref::tiny_bias3_pos_emb_weight_first8,
       ref::tiny_bias3_trf_blocks_0_att_W_query_weight_first8, ref::tiny_bias3_trf_blocks_0_ff_layers_0_weight_first8,

@@ -37,8 +37,8 @@ template <class T>
 constexpr block<T> from_torch(const block_weights& w) {
   block<T> b;
   b.att = sa::multi_head_attention<T, 8, 8, 2, 4>::from_linear(to_matrix<T, 8, 8>(w.wq), to_matrix<T, 8, 8>(w.wk),
-                                                                 to_matrix<T, 8, 8>(w.wv), to_matrix<T, 8, 8>(w.wo),
-                                                                 to_matrix<T, 1, 8>(w.bo));
+                                                               to_matrix<T, 8, 8>(w.wv), to_matrix<T, 8, 8>(w.wo),
+                                                               to_matrix<T, 1, 8>(w.bo));
   b.ff.expand = sa::linear_layer<T, 8, 32>::from_linear(to_matrix<T, 32, 8>(w.w0), to_matrix<T, 1, 32>(w.b0));
   b.ff.project = sa::linear_layer<T, 32, 8>::from_linear(to_matrix<T, 8, 32>(w.w2), to_matrix<T, 1, 8>(w.b2));
   b.norm1 = {to_matrix<T, 1, 8>(w.n1s), to_matrix<T, 1, 8>(w.n1b)};
@@ -54,19 +54,20 @@ constexpr bool matches_torch(const block_weights& w, const double (&expected)[24
   sa::init_like_torch(drawn, gen);
   const auto x = to_matrix<T, 3, 8>(ref::transformer_block_x);
   return gpt_test::close(b(x), to_matrix<T, 3, 8>(expected), tol) && drawn.att.W_query == b.att.W_query &&
-         drawn.att.W_out == b.att.W_out && drawn.att.b_out == b.att.b_out && drawn.ff.project.bias == b.ff.project.bias &&
-         drawn.norm1.scale == sa::ones<T, 1, 8>() && drawn.norm2.shift == sa::zeros<T, 1, 8>();
+         drawn.att.W_out == b.att.W_out && drawn.att.b_out == b.att.b_out &&
+         drawn.ff.project.bias == b.ff.project.bias && drawn.norm1.scale == sa::ones<T, 1, 8>() &&
+         drawn.norm2.shift == sa::zeros<T, 1, 8>();
 }
 
-#define SA_BLOCK_WEIGHTS(dt)                                                                                           \
-  block_weights {                                                                                                      \
-    ref::transformer_block_##dt##_att_W_query_weight, ref::transformer_block_##dt##_att_W_key_weight,                  \
-        ref::transformer_block_##dt##_att_W_value_weight, ref::transformer_block_##dt##_att_out_proj_weight,           \
-        ref::transformer_block_##dt##_att_out_proj_bias, ref::transformer_block_##dt##_ff_layers_0_weight,             \
-        ref::transformer_block_##dt##_ff_layers_0_bias, ref::transformer_block_##dt##_ff_layers_2_weight,              \
-        ref::transformer_block_##dt##_ff_layers_2_bias, ref::transformer_block_##dt##_norm1_scale,                     \
-        ref::transformer_block_##dt##_norm1_shift, ref::transformer_block_##dt##_norm2_scale,                          \
-        ref::transformer_block_##dt##_norm2_shift                                                                      \
+#define SA_BLOCK_WEIGHTS(dt)                                                                                 \
+  block_weights {                                                                                            \
+    ref::transformer_block_##dt##_att_W_query_weight, ref::transformer_block_##dt##_att_W_key_weight,        \
+        ref::transformer_block_##dt##_att_W_value_weight, ref::transformer_block_##dt##_att_out_proj_weight, \
+        ref::transformer_block_##dt##_att_out_proj_bias, ref::transformer_block_##dt##_ff_layers_0_weight,   \
+        ref::transformer_block_##dt##_ff_layers_0_bias, ref::transformer_block_##dt##_ff_layers_2_weight,    \
+        ref::transformer_block_##dt##_ff_layers_2_bias, ref::transformer_block_##dt##_norm1_scale,           \
+        ref::transformer_block_##dt##_norm1_shift, ref::transformer_block_##dt##_norm2_scale,                \
+        ref::transformer_block_##dt##_norm2_shift                                                            \
   }
 
 // The shortcut's role: with every weight zero, attention and feed-forward add nothing (their

@@ -70,8 +70,8 @@ constexpr bool calibration_ranges_include_zero_and_the_data() {
   const auto& r = qm::chapter_ranges;
   const auto& q = qm::chapter_q;
   // torch.rand is in [0, 1): the input range is [0, max), zero point -128.
-  return r.input.lo == 0.0 && r.input.hi > 0.99 && r.input.hi < 1.0 && q.input.zero_point == -128 &&
-         r.value.lo < 0.0 && r.value.hi > 0.0 && q.W_query.weight(0, 0) != 0;
+  return r.input.lo == 0.0 && r.input.hi > 0.99 && r.input.hi < 1.0 && q.input.zero_point == -128 && r.value.lo < 0.0 &&
+         r.value.hi > 0.0 && q.W_query.weight(0, 0) != 0;
 }
 
 constexpr bool weights_are_symmetric_per_channel() {
@@ -98,9 +98,7 @@ constexpr bool first_token_attends_to_itself() {
   return y1(0, 0) == y6(0, 0) && y1(0, 1) == y6(0, 1);
 }
 
-constexpr bool one_call_equals_two() {
-  return sa::quantize(qm::chapter_mha, qm::chapter_calibration) == qm::chapter_q;
-}
+constexpr bool one_call_equals_two() { return sa::quantize(qm::chapter_mha, qm::chapter_calibration) == qm::chapter_q; }
 
 constexpr bool batch_is_per_item() {
   const auto y = qm::mha16_q(qm::mha16_held_out);

@@ -26,9 +26,8 @@ struct attention_case {
   static constexpr sa::causal_attention<T, Din, Dout> causal{
       inputs<sa::matrix<T, Din, Dout>>(4), inputs<sa::matrix<T, Din, Dout>>(5), inputs<sa::matrix<T, Din, Dout>>(6)};
   static constexpr sa::multi_head_attention<T, Din, Dout, Heads> mha{
-      inputs<sa::matrix<T, Din, Dout>>(7),  inputs<sa::matrix<T, Din, Dout>>(8),
-      inputs<sa::matrix<T, Din, Dout>>(9),  inputs<sa::matrix<T, Dout, Dout>>(10),
-      inputs<sa::matrix<T, 1, Dout>>(11), T(0.25)};
+      inputs<sa::matrix<T, Din, Dout>>(7),   inputs<sa::matrix<T, Din, Dout>>(8), inputs<sa::matrix<T, Din, Dout>>(9),
+      inputs<sa::matrix<T, Dout, Dout>>(10), inputs<sa::matrix<T, 1, Dout>>(11),  T(0.25)};
   static constexpr auto linear = sa::linear_layer<T, Dout, Din>::from_linear(inputs<sa::matrix<T, Din, Dout>>(12),
                                                                              inputs<sa::matrix<T, 1, Din>>(13));
   static constexpr auto wrapper = sa::make_multi_head_attention_wrapper(causal, causal);

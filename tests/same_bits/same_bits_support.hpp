@@ -58,8 +58,8 @@ constexpr std::size_t differing(const M& a, const M& b) {
 
 /// CHECK that the run-time results r1 (laundered inputs) and r2 (constant inputs) have the
 /// bits of the constant-evaluated `expected`.
-#define SAME_BITS_CHECK(expected, r1, r2)              \
-  do {                                                 \
+#define SAME_BITS_CHECK(expected, r1, r2)                 \
+  do {                                                    \
     CHECK(::same_bits::differing((expected), (r1)) == 0); \
     CHECK(::same_bits::differing((expected), (r2)) == 0); \
   } while (false)

@@ -79,8 +79,7 @@ template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, 
   constexpr std::size_t mr_max = fit < 1 ? 1 : (fit > 8 ? 8 : fit);
   constexpr std::size_t MR = R < mr_max ? R : mr_max;
   constexpr std::size_t full = R / MR * MR;
-  for (std::size_t i = 0; i < full; i += MR)
-    block<T, W, MR, NV, K, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+  for (std::size_t i = 0; i < full; i += MR) block<T, W, MR, NV, K, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
   if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
 }
 
@@ -175,7 +174,7 @@ inline void gemv_rows(const T* a, const T* b, T* out) noexcept {
 
 // Where gemv_rows beats the register-blocked kernel: up to 4 rows, and b beyond L1.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
-inline constexpr bool use_gemv_rows = R <= 4 && K * C * sizeof(T) > 64 * 1024 && C >= 4 * native_lanes<T>;
+inline constexpr bool use_gemv_rows = R <= 4 && K* C * sizeof(T) > 64 * 1024 && C >= 4 * native_lanes<T>;
 #endif
 
 /// out (R x C) (+)= a (R x K) . b (K x C), row-major with row strides LDA, LDB and LDC; Acc:
@@ -184,7 +183,7 @@ template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA,
           bool Acc>
 inline void gemm(const T* a, const T* b, T* out) noexcept {
 #if defined(__GNUC__)
-  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes<T> > 0 && use_gemv_rows<T, R, K, C>) {
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && use_gemv_rows<T, R, K, C>) {
     gemv_rows<T, native_lanes<T>, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     return;
   }
@@ -243,7 +242,7 @@ inline void abt_panel(const T* a, const T* b, T* out) noexcept {
 /// panel at a time (at most abt_panel_bytes on the stack, whatever the shape), then multiplied.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
-  constexpr std::size_t lanes = native_lanes<T> > 0 ? native_lanes<T> : 4;
+  constexpr std::size_t lanes = native_lanes < T >> 0 ? native_lanes<T> : 4;
   constexpr std::size_t pc_max = 4 * lanes;  // columns per panel
   constexpr std::size_t PC = C < pc_max ? C : pc_max;
   constexpr std::size_t panels = C / PC;

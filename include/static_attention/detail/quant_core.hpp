@@ -121,8 +121,7 @@ constexpr std::int64_t multiply_by_quantized_multiplier(std::int64_t acc, fixed_
 
 /// acc requantized to int8: zero_point + acc * m, saturated to [-128, 127].
 constexpr std::int8_t requantize_int8(std::int32_t acc, fixed_multiplier m, std::int32_t zero_point) noexcept {
-  return static_cast<std::int8_t>(
-      clamp_i32(multiply_by_quantized_multiplier(acc, m) + zero_point, int8_min, int8_max));
+  return static_cast<std::int8_t>(clamp_i32(multiply_by_quantized_multiplier(acc, m) + zero_point, int8_min, int8_max));
 }
 
 /// x as int8: round(x * inv_scale) + zero_point, saturated. The product is rounded on its own
@@ -218,8 +217,10 @@ namespace detail {
 /// bias row (nullptr: none) for inputs of scale s_x and zero point z_x. Writes each channel's
 /// scale s_wj = max_k |W_kj| / 127 (1 for an all-zero channel) to channel_scale.
 template <std::size_t In, std::size_t Out>
-constexpr ::static_attention::quantized_linear<In, Out> quantize_linear(const matrix<float, In, Out>& w, const matrix<float, 1, Out>* b,
-                                                    quant_params input, double (&channel_scale)[Out]) noexcept {
+constexpr ::static_attention::quantized_linear<In, Out> quantize_linear(const matrix<float, In, Out>& w,
+                                                                        const matrix<float, 1, Out>* b,
+                                                                        quant_params input,
+                                                                        double (&channel_scale)[Out]) noexcept {
   ::static_attention::quantized_linear<In, Out> q;
   for (std::size_t j = 0; j < Out; ++j) {
     double peak = 0.0;
@@ -247,11 +248,11 @@ constexpr ::static_attention::quantized_linear<In, Out> quantize_linear(const ma
 
 template <std::size_t Out>
 constexpr ::static_attention::requantizer<Out> make_requantizer(quant_params input, const double (&channel_scale)[Out],
-                                            quant_params output) noexcept {
+                                                                quant_params output) noexcept {
   ::static_attention::requantizer<Out> r;
   for (std::size_t j = 0; j < Out; ++j) {
-    const fixed_multiplier m = quantize_multiplier(static_cast<double>(input.scale) * channel_scale[j] /
-                                                   static_cast<double>(output.scale));
+    const fixed_multiplier m =
+        quantize_multiplier(static_cast<double>(input.scale) * channel_scale[j] / static_cast<double>(output.scale));
     r.multiplier.elems[j] = m.multiplier;
     r.shift.elems[j] = static_cast<std::int8_t>(m.shift);
   }

@@ -41,7 +41,7 @@ constexpr std::int32_t exp2_q16(std::int32_t t) noexcept {
   p = exp2_c2 + ((p * u + half) >> exp2_frac_bits);
   p = exp2_c1 + ((p * u + half) >> exp2_frac_bits);
   p = exp2_c0 + ((p * u + half) >> exp2_frac_bits);  // 2^u in Q30, [2^30, 2^31)
-  const int right = 14 - ip;                          // Q30 -> Q16, times 2^ip
+  const int right = 14 - ip;                         // Q30 -> Q16, times 2^ip
   return static_cast<std::int32_t>((p + (std::int64_t{1} << (right - 1))) >> right);
 }
 

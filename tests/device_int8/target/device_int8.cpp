@@ -90,11 +90,12 @@ bool run(const char* name, const F& float_model, const Q& int8_model, const X& x
   std::printf("%s int8:  %lu instructions, %u bytes of stack, model %u bytes\n", name,
               static_cast<unsigned long>(q.instructions), static_cast<unsigned>(q.stack),
               static_cast<unsigned>(sizeof(Q)));
-  std::printf("%s ratio: %.2fx fewer instructions, %.2fx fewer model bytes; max |int8 - float| = %.3e "
-              "(bound %.1e); int8 bits %s the constant evaluator's\n",
-              name, static_cast<double>(f.instructions) / static_cast<double>(q.instructions),
-              static_cast<double>(sizeof(F)) / static_cast<double>(sizeof(Q)), static_cast<double>(err),
-              static_cast<double>(bound), bits ? "are" : "are NOT");
+  std::printf(
+      "%s ratio: %.2fx fewer instructions, %.2fx fewer model bytes; max |int8 - float| = %.3e "
+      "(bound %.1e); int8 bits %s the constant evaluator's\n",
+      name, static_cast<double>(f.instructions) / static_cast<double>(q.instructions),
+      static_cast<double>(sizeof(F)) / static_cast<double>(sizeof(Q)), static_cast<double>(err),
+      static_cast<double>(bound), bits ? "are" : "are NOT");
   return bits && err <= bound;
 }
 
