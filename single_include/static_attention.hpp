@@ -2055,12 +2055,12 @@ namespace static_attention {
 
 /// e^x, within 1 ulp; +inf above 709.78 (float: 88.72), +0 far below -745 (float: -103.9).
 [[nodiscard]] constexpr double exp(double x) noexcept { return detail::math::exp_impl(x); }
-/// e^x, within 1 ulp (computed in double, rounded once to float).
+/// e^x, within 1 ulp (computed in float).
 [[nodiscard]] constexpr float exp(float x) noexcept { return detail::math::exp_impl(x); }
 
 /// Natural logarithm, within 1 ulp; NaN for x < 0, -inf for +-0.
 [[nodiscard]] constexpr double log(double x) noexcept { return detail::math::log_impl(x); }
-/// Natural logarithm, within 1 ulp (computed in double, rounded once to float).
+/// Natural logarithm, within 1 ulp (computed in float).
 [[nodiscard]] constexpr float log(float x) noexcept { return detail::math::log_impl(x); }
 
 /// Square root, correctly rounded; NaN for x < 0, sqrt(-0) = -0.
@@ -2070,7 +2070,7 @@ namespace static_attention {
 
 /// Hyperbolic tangent, within 2 ulp; odd, with tanh(+-inf) = +-1.
 [[nodiscard]] constexpr double tanh(double x) noexcept { return detail::math::tanh_impl(x); }
-/// Hyperbolic tangent, within 2 ulp (computed in double, rounded once to float).
+/// Hyperbolic tangent, within 2 ulp (computed in float).
 [[nodiscard]] constexpr float tanh(float x) noexcept { return detail::math::tanh_impl(x); }
 
 /// An integer argument is converted to double, as by <cmath>: `sqrt(8)` is `sqrt(8.0)`.
