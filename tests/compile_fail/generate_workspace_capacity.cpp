@@ -1,5 +1,6 @@
 // A workspace of 6 tokens for 4 prompt ids and 4 new ones: the last step reads 7.
-// expect: generate<MaxNew>\(model, prompt, workspace\) requires a workspace capacity >= min\(N \+ MaxNew - 1, context_length\)
+// expect: generate<MaxNew>\(model, prompt, workspace\) requires a workspace capacity
+// expect: >= min\(N \+ MaxNew - 1, context_length\)
 // expect: workspace_capacity_fits<6(UL)?, 7(UL)?>
 #include <array>
 
