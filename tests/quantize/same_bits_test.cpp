@@ -1,17 +1,20 @@
-// Same bits at both times: the quantized models' outputs, computed in a static constexpr
+// Same bits at both times: the quantized models' outputs (attention and the tiny GPT), computed in a static constexpr
 // variable and again at run time on inputs read through volatile, compared bit for bit (integers
 // plus the two float ends: one rounded product in, one out).
+#include <array>
 #include <bit>
 #include <cstdint>
 
 #include <static_attention/quantize.hpp>
 
+#include "quantize_gpt_models.hpp"
 #include "quantize_models.hpp"
 
 #include <doctest/doctest.h>
 
 namespace sa = static_attention;
 namespace qm = quant_models;
+namespace qg = quant_gpt_models;
 
 namespace {
 template <class M>
@@ -49,4 +52,21 @@ TEST_CASE("quantize() at run time gives the constexpr model") {
   const auto calibration = launder(qm::mha16_calibration);
   CHECK(sa::quantize(m, calibration) == qm::mha16_q);
   CHECK(sa::calibrate(m, calibration) == qm::mha16_ranges);
+}
+
+TEST_CASE("tiny GPT: int8 logits are the constant evaluator's bits") {
+  static constexpr auto expected = qg::q(qg::held_out);
+  static constexpr auto codes = qg::q.forward_integer(std::array<int, 8>{5, 17, 42, 63, 0, 9, 31, 2});
+  const auto q = launder(qg::q);
+  const auto ids = launder(qg::held_out);
+  CHECK(same_bits(q(ids), expected));
+  CHECK(q.forward_integer(launder(std::array<int, 8>{5, 17, 42, 63, 0, 9, 31, 2})) == codes);
+}
+
+TEST_CASE("tiny GPT: calibrate() and quantize() at run time give the constexpr ranges and model") {
+  const auto m = launder(qg::model);
+  const auto calibration = launder(qg::calibration);
+  const auto ranges = sa::calibrate(m, calibration);
+  CHECK(ranges == qg::ranges);
+  CHECK(sa::quantize(m, ranges) == qg::q);
 }

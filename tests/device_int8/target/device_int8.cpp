@@ -1,10 +1,11 @@
-// int8 against float on the device: the 16 -> 16 four-head attention of tests/quantize (and the
-// chapter's 3 -> 2), run on 8 tokens, float and int8, on a Cortex-M3 (no FPU: float in software)
-// or a Cortex-M4F under QEMU with -icount shift=0 (one instruction per virtual nanosecond).
-// It prints, per forward pass: instructions (SysTick at 25 MHz: one tick per 40 instructions),
-// the deepest stack it used (a painted stack, measured), and the model's bytes; and it checks
-// that the int8 outputs are the constant evaluator's, bit for bit, and within the error bound
-// of tests/quantize. Exit status 0 when both hold.
+// int8 against float on the device: the 16 -> 16 four-head attention of tests/quantize, the
+// chapter's 3 -> 2 and the tiny GPT (logits of 8 ids), run on 8 tokens, float and int8, on a Cortex-M3 (no FPU: float
+// in software) or a Cortex-M4F under QEMU with -icount shift=0 (one instruction per virtual nanosecond). It prints, per
+// forward pass: instructions (SysTick at 25 MHz: one tick per 40 instructions), the deepest stack it used (a painted
+// stack, measured), and the model's bytes; and it checks that the int8 outputs are the constant evaluator's, bit for
+// bit, and within the error bound of tests/quantize. Exit status 0 when both hold.
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -12,10 +13,12 @@
 #include <static_attention/elementwise.hpp>
 #include <static_attention/quantize.hpp>
 
+#include "quantize_gpt_models.hpp"
 #include "quantize_models.hpp"
 
 namespace sa = static_attention;
 namespace qm = quant_models;
+namespace qg = quant_gpt_models;
 
 namespace {
 
@@ -72,6 +75,12 @@ bool same_bits(const M& a, const M& b) {
 constexpr auto x16 = qm::mha16_held_out[0];  // 8 x 16
 constexpr auto int8_expected16 = qm::mha16_q(x16);
 constexpr auto int8_expected_chapter = qm::chapter_q(qm::chapter_inputs);
+constexpr auto gpt_ids = [] {  // the first held-out sequence
+  std::array<int, 8> ids{};
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = qg::held_out.elems[i];
+  return ids;
+}();
+constexpr auto int8_expected_gpt = qg::q(gpt_ids);
 
 template <class F, class Q, class X, class E>
 bool run(const char* name, const F& float_model, const Q& int8_model, const X& x, const E& expected, float bound) {
@@ -107,6 +116,7 @@ int main() {
   *syst_csr = 0x5;  // enable, processor clock
   const bool a = run("mha16x4", qm::mha16, qm::mha16_q, x16, int8_expected16, 5.5e-3f);
   const bool b = run("chapter", qm::chapter_mha, qm::chapter_q, qm::chapter_inputs, int8_expected_chapter, 3.5e-3f);
-  std::printf("%s\n", a && b ? "ok" : "FAILED");
-  return a && b ? 0 : 1;
+  const bool c = run("tiny-gpt", qg::model, qg::q, gpt_ids, int8_expected_gpt, 0.032f);
+  std::printf("%s\n", a && b && c ? "ok" : "FAILED");
+  return a && b && c ? 0 : 1;
 }
