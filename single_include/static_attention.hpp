@@ -27,6 +27,8 @@
 // - static_attention/named.hpp
 // - static_attention/print.hpp
 // - static_attention/quantize.hpp
+// - static_attention/quantize_attention.hpp
+// - static_attention/quantize_gpt.hpp
 // - static_attention/random.hpp
 // - static_attention/self_attention.hpp
 // - static_attention/shape.hpp
@@ -2190,8 +2192,12 @@ SA_DETAIL_MATH_END
 //
 // Every output element is the sum of its K products taken in order k = 0, 1, ..., K-1, each
 // product rounded on its own (fp_contract.hpp): the constant evaluator's bits. Blocking is over
-// rows and columns; where it is over k (matmul_abt's panels), a block starts from the partial
-// sums already in out, which keeps the order.
+// rows and columns; where it is over k (gemm_packed, matmul_abt's panels), a block starts from
+// the partial sums already in out, which keeps the order.
+
+// Loops over registers are unrolled whole: an array of vector accumulators left as a loop
+// lives in memory, not in registers.
+#define STATIC_ATTENTION_DETAIL_UNROLL _Pragma("GCC unroll 32")
 
 namespace static_attention::detail::simd {
 
@@ -2220,6 +2226,23 @@ inline constexpr std::size_t native_lanes = native_bytes / sizeof(T);
 template <class T>
 inline constexpr std::size_t min_lanes = 16 / sizeof(T);
 
+// Bytes of b that a packed product copies at a time (gemm_packed), and matmul_abt's panels:
+// their whole stack use, whatever the shape.
+inline constexpr std::size_t pack_bytes = 32 * 1024;
+
+// Columns per register panel: max_nv vectors of W lanes.
+template <class T, std::size_t W>
+inline constexpr std::size_t panel_columns = (vector_registers >= 32 ? 4 : 2) * W;
+
+// Products whose b panels do not fit in L1: b is packed, a panel of KC rows at a time, into a
+// contiguous buffer on the stack (pack_bytes) that every block of rows then reads from L1,
+// instead of each block streaming the strided panel from L2 (GEBP's packing of B). The k
+// blocks run in order, each after the first adding to the partial sums already in out, so
+// every element still sums its products in order k = 0, ..., K-1.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline constexpr bool use_packed =
+    R >= 8 && C >= panel_columns<T, native_lanes<T>>&& K* panel_columns<T, native_lanes<T>> * sizeof(T) > pack_bytes;
+
 #if defined(__GNUC__)
 template <class T, std::size_t W>
 struct vec_of {
@@ -2238,18 +2261,21 @@ template <class T, std::size_t W, std::size_t MR, std::size_t NV, std::size_t K,
   using V = vec<T, W>;
   V acc[MR][NV] = {};
   if constexpr (Acc)
-    for (std::size_t r = 0; r < MR; ++r)
-      for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(&acc[r][v], out + r * LDC + v * W, sizeof(V));
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r)
+        STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v)
+            __builtin_memcpy(&acc[r][v], out + r * LDC + v * W, sizeof(V));
   for (std::size_t k = 0; k < K; ++k) {
     V bv[NV];
-    for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(&bv[v], b + k * LDB + v * W, sizeof(V));
-    for (std::size_t r = 0; r < MR; ++r) {
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v)
+        __builtin_memcpy(&bv[v], b + k * LDB + v * W, sizeof(V));
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r) {
       const V av = a[r * LDA + k] - V{};  // a broadcast: x - (+0) is x, even for -0
-      for (std::size_t v = 0; v < NV; ++v) multiply_add(acc[r][v], av, bv[v]);
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v) multiply_add(acc[r][v], av, bv[v]);
     }
   }
-  for (std::size_t r = 0; r < MR; ++r)
-    for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(out + r * LDC + v * W, &acc[r][v], sizeof(V));
+  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r)
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v)
+          __builtin_memcpy(out + r * LDC + v * W, &acc[r][v], sizeof(V));
 }
 
 // Rows [0, R) of a column panel of NV vectors: blocks of MR rows, then the remaining rows.
@@ -2265,8 +2291,60 @@ template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, 
   if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
 }
 
+// Rows of out narrower than a vector: G rows of N < NW columns per vector of NW lanes when they
+// are contiguous (LDC == N), else one row per vector; lane L is row L / N, column L % N, and
+// lanes past G N compute zeros that are never stored. NG such vectors (NG G rows) advance
+// together: independent sums, one vector of b for all. The vectors of a and b are gathered
+// lane by lane (the compiler turns that into broadcasts and shuffles).
+template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, bool Acc, std::size_t... L>
+[[gnu::always_inline]] inline void narrow(const T* a, const T* b, T* out, std::index_sequence<L...>) noexcept {
+  using V = vec<T, sizeof...(L)>;
+  constexpr std::size_t used = G * N;
+  V acc[NG] = {};
+  if constexpr (Acc) {
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+      acc[g] = V{(L < used ? out[(g * G + L / N) * LDC + L % N] : T{})...};
+    }
+  }
+  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t k = 0; k < K; ++k) {
+    const V bv = {(L < used ? b[k * LDB + L % N] : T{})...};
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+      const V av = {(L < used ? a[(g * G + L / N) * LDA + k] : T{})...};
+      multiply_add(acc[g], av, bv);
+    }
+  }
+  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+    T* o = out + g * G * LDC;
+    if constexpr (G == 1 || LDC == N) {
+      __builtin_memcpy(o, &acc[g], used * sizeof(T));
+    } else {
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t l = 0; l < used; ++l) o[l / N * LDC + l % N] = acc[g][l];
+    }
+  }
+}
+
+// All R rows of N columns with vectors of NW lanes, G rows per vector, up to four vectors at a
+// time; then the remaining whole vectors, then a last partial one.
+template <class T, std::size_t NW, std::size_t R, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, bool Acc>
+[[gnu::always_inline]] inline void narrow_rows(const T* a, const T* b, T* out) noexcept {
+  using seq = std::make_index_sequence<NW>;
+  constexpr std::size_t G = LDC == N ? NW / N : 1;
+  constexpr std::size_t NG = 4;
+  constexpr std::size_t step = G * NG;
+  constexpr std::size_t full = R / step * step;
+  for (std::size_t i = 0; i < full; i += step)
+    narrow<T, G, NG, K, N, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC, seq{});
+  constexpr std::size_t groups = (R - full) / G;
+  constexpr std::size_t rest = full + groups * G;
+  if constexpr (groups > 0) narrow<T, G, groups, K, N, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC, seq{});
+  if constexpr (rest < R) narrow<T, R - rest, 1, K, N, LDA, LDB, LDC, Acc>(a + rest * LDA, b, out + rest * LDC, seq{});
+}
+
 // Columns [J, C) of out with vectors of W lanes: panels of up to max_nv vectors, then the
-// remaining whole vectors, then narrower vectors, then a plain loop for the last columns.
+// remaining whole vectors, then narrower vectors; columns narrower than any vector go several
+// rows to a vector (narrow_rows).
 template <class T, std::size_t W, std::size_t J, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA,
           std::size_t LDB, std::size_t LDC, bool Acc>
 inline void columns(const T* a, const T* b, T* out) noexcept {
@@ -2280,27 +2358,57 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
       for (std::size_t p = 0; p < panels; ++p)
         panel<T, W, nv, R, K, LDA, LDB, LDC, Acc>(a, b + J + p * step, out + J + p * step);
       columns<T, W, J + panels * step, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    } else if constexpr (J == 0 && LDC == C && C <= W / 2 && R * C % W == 0) {
+      // Narrow, contiguous rows filling whole vectors: several rows per vector.
+      narrow_rows<T, W, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     } else if constexpr (W > min_lanes<T>) {
       columns<T, W / 2, J, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     } else {
-      // Fewer columns than the narrowest vector: i-k-j loops the compiler unrolls.
-      for (std::size_t i = 0; i < R; ++i) {
-        T acc[left] = {};
-        if constexpr (Acc)
-          for (std::size_t j = 0; j < left; ++j) acc[j] = out[i * LDC + J + j];
-        for (std::size_t k = 0; k < K; ++k) {
-          const T aik = a[i * LDA + k];
-          for (std::size_t j = 0; j < left; ++j) multiply_add(acc[j], aik, b[k * LDB + J + j]);
-        }
-        for (std::size_t j = 0; j < left; ++j) out[i * LDC + J + j] = acc[j];
-      }
+      // Fewer columns than the narrowest vector.
+      narrow_rows<T, W, R, K, left, LDA, LDB, LDC, Acc>(a, b + J, out + J);
     }
   }
 }
 
+// Both a and b beyond L1 (and b not packed): blocks of six rows outer, so a block's rows of a
+// stay in L1 while b streams past, instead of every panel of b streaming all of a.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline constexpr bool rows_outer = R > 6 && R* K * sizeof(T) > pack_bytes&& K* C * sizeof(T) > pack_bytes;
+
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemm_packed(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t W = native_lanes<T>;
+  constexpr std::size_t NVW = panel_columns<T, W>;
+  constexpr std::size_t KC = pack_bytes / (NVW * sizeof(T));
+  constexpr std::size_t blocks = K / KC;
+  constexpr std::size_t KT = K - blocks * KC;
+  constexpr std::size_t panels = C / NVW;
+  alignas(64) T bp[KC * NVW];
+  for (std::size_t p = 0; p < panels; ++p) {
+    const T* bcol = b + p * NVW;
+    T* ocol = out + p * NVW;
+    for (std::size_t kb = 0; kb < blocks; ++kb) {
+      for (std::size_t k = 0; k < KC; ++k) __builtin_memcpy(bp + k * NVW, bcol + (kb * KC + k) * LDB, sizeof(T) * NVW);
+      if (kb == 0)
+        panel<T, W, NVW / W, R, KC, LDA, NVW, LDC, Acc>(a, bp, ocol);
+      else
+        panel<T, W, NVW / W, R, KC, LDA, NVW, LDC, true>(a + kb * KC, bp, ocol);
+    }
+    if constexpr (KT > 0) {
+      for (std::size_t k = 0; k < KT; ++k)
+        __builtin_memcpy(bp + k * NVW, bcol + (blocks * KC + k) * LDB, sizeof(T) * NVW);
+      panel<T, W, NVW / W, R, KT, LDA, NVW, LDC, (Acc || blocks > 0)>(a + blocks * KC, bp, ocol);
+    }
+  }
+  // The last columns, fewer than a panel: unpacked.
+  columns<T, W, panels * NVW, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+}
+
 // A few rows (decoding a token) times a large b: memory-bound, so b is read front to back,
-// four rows of b at a time, in column blocks whose R output rows stay in L1 while the block's
-// rows of b stream past; for each element the products still arrive in order k = 0, ..., K-1.
+// four rows of b at a time, in column blocks (16 KiB of each row of b) whose R output rows stay
+// in cache while the block's rows of b stream past, each vector of b loaded once for all R
+// rows; for each element the products still arrive in order k = 0, ..., K-1.
 template <class T, std::size_t W, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB, std::size_t LDC,
           bool Acc>
 inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexcept {
@@ -2311,24 +2419,25 @@ inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexce
       for (std::size_t j = 0; j < width; ++j) out[r * LDC + j] = T{};
   constexpr std::size_t KB = 4;  // rows of b per pass over the block
   constexpr std::size_t k_full = K / KB * KB;
-  for (std::size_t k = 0; k < k_full; k += KB)
-    for (std::size_t r = 0; r < R; ++r) {
-      V av[KB];
-      for (std::size_t q = 0; q < KB; ++q) av[q] = a[r * LDA + k + q] - V{};
-      T* o = out + r * LDC;
-      for (std::size_t v = 0; v < vectors; ++v) {
+  for (std::size_t k = 0; k < k_full; k += KB) {
+    // Each vector of b is loaded once and used for all R rows.
+    for (std::size_t v = 0; v < vectors; ++v) {
+      V bv[KB];
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t q = 0; q < KB; ++q)
+          __builtin_memcpy(&bv[q], b + (k + q) * LDB + v * W, sizeof(V));
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < R; ++r) {
+        T* o = out + r * LDC + v * W;
         V acc;
-        __builtin_memcpy(&acc, o + v * W, sizeof(V));
-        for (std::size_t q = 0; q < KB; ++q) {
-          V bv;
-          __builtin_memcpy(&bv, b + (k + q) * LDB + v * W, sizeof(V));
-          multiply_add(acc, av[q], bv);
-        }
-        __builtin_memcpy(o + v * W, &acc, sizeof(V));
+        __builtin_memcpy(&acc, o, sizeof(V));
+        STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t q = 0; q < KB; ++q)
+            multiply_add(acc, a[r * LDA + k + q] - V{}, bv[q]);
+        __builtin_memcpy(o, &acc, sizeof(V));
       }
-      for (std::size_t j = vectors * W; j < width; ++j)
-        for (std::size_t q = 0; q < KB; ++q) multiply_add(o[j], a[r * LDA + k + q], b[(k + q) * LDB + j]);
     }
+    for (std::size_t r = 0; r < R; ++r)
+      for (std::size_t j = vectors * W; j < width; ++j)
+        for (std::size_t q = 0; q < KB; ++q) multiply_add(out[r * LDC + j], a[r * LDA + k + q], b[(k + q) * LDB + j]);
+  }
   for (std::size_t k = k_full; k < K; ++k)
     for (std::size_t r = 0; r < R; ++r) {
       const V av = a[r * LDA + k] - V{};
@@ -2348,8 +2457,9 @@ inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexce
 template <class T, std::size_t W, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc>
 inline void gemv_rows(const T* a, const T* b, T* out) noexcept {
-  // Columns per block: R rows of them within 16 KiB of L1.
-  constexpr std::size_t block_cols = (16 * 1024 / (R * sizeof(T))) / W * W;
+  // Columns per block: 16 KiB of each row of b, long enough runs for the prefetcher; the R
+  // rows of out they update stay within L1 or L2.
+  constexpr std::size_t block_cols = (16 * 1024 / sizeof(T)) / W * W;
   for (std::size_t j = 0; j < C; j += block_cols)
     gemv_block<T, W, R, K, LDA, LDB, LDC, Acc>(a, b + j, out + j, C - j < block_cols ? C - j : block_cols);
 }
@@ -2367,6 +2477,19 @@ inline void gemm(const T* a, const T* b, T* out) noexcept {
 #if defined(__GNUC__)
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && use_gemv_rows<T, R, K, C>) {
     gemv_rows<T, native_lanes<T>, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    return;
+  }
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && use_packed<T, R, K, C>) {
+    gemm_packed<T, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    return;
+  }
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && rows_outer<T, R, K, C>) {
+    constexpr std::size_t MR = 6;
+    constexpr std::size_t full = R / MR * MR;
+    for (std::size_t i = 0; i < full; i += MR)
+      columns<T, native_lanes<T>, 0, MR, K, C, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+    if constexpr (full < R)
+      columns<T, native_lanes<T>, 0, R - full, K, C, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
     return;
   }
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0) {
@@ -2394,7 +2517,7 @@ inline void matmul(const T* a, const T* b, T* out) noexcept {
 }
 
 // Bytes of b^T that matmul_abt packs at a time: its whole stack use, whatever the shape.
-inline constexpr std::size_t abt_panel_bytes = 32 * 1024;
+inline constexpr std::size_t abt_panel_bytes = pack_bytes;
 
 // out[R x PC] (row stride C) = a[R x K] . b^T, b being PC rows of K: b^T packed in blocks of
 // KC x PC on the stack, the blocks after the first adding to out.
@@ -2403,6 +2526,7 @@ inline void abt_panel(const T* a, const T* b, T* out) noexcept {
   constexpr std::size_t kc_fit = abt_panel_bytes / (PC * sizeof(T));
   constexpr std::size_t KC = K < kc_fit ? K : (kc_fit > 0 ? kc_fit : 1);
   constexpr std::size_t blocks = K / KC;
+  static_assert(!use_packed<T, R, KC, PC>, "a packed panel of b^T is not packed again");
   alignas(64) T bt[KC * PC];
   for (std::size_t kb = 0; kb < blocks; ++kb) {
     for (std::size_t j = 0; j < PC; ++j)
@@ -2433,6 +2557,8 @@ inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
 }
 
 }  // namespace static_attention::detail::simd
+
+#undef STATIC_ATTENTION_DETAIL_UNROLL
 
 namespace static_attention::detail {
 
@@ -2615,6 +2741,56 @@ constexpr void check_softmax_element() noexcept {
                 "softmax(m) requires a floating-point element type (float or double)");
 }
 
+// max of x[0, len) (-inf when empty) at run time, and whether one of them is NaN: whole native
+// vectors, then the rest one by one. The maximum of a set is one value whatever the order
+// (only the sign of a zero maximum may differ, and x - (+0) and x - (-0) have one exp).
+template <class T>
+inline T row_max_of(const T* x, std::size_t len, bool& has_nan) noexcept {
+  T m = -std::numeric_limits<T>::infinity();
+  std::size_t j = 0;
+#if defined(__GNUC__)
+  constexpr std::size_t W = simd::native_lanes<T>;
+  if constexpr (W >= simd::min_lanes<T>) {
+    using V = simd::vec<T, W>;
+    const std::size_t whole = len / W * W;
+    if (whole > 0) {
+      V mv = V{} + m;
+      auto nan_lanes = mv != mv;
+      for (; j < whole; j += W) {
+        V v;
+        __builtin_memcpy(&v, x + j, sizeof(V));
+        nan_lanes |= v != v;
+        mv = v > mv ? v : mv;
+      }
+      for (std::size_t l = 0; l < W; ++l) {
+        has_nan |= nan_lanes[l] != 0;
+        m = mv[l] > m ? mv[l] : m;
+      }
+    }
+  }
+#endif
+  for (; j < len; ++j) {
+    has_nan |= x[j] != x[j];
+    m = x[j] > m ? x[j] : m;
+  }
+  return m;
+}
+
+// Row i's softmax from its exponentials p[0, len) and their sum, into y[0, cols) (y >= p).
+template <class T>
+inline void finish_row(const T* p, T* y, std::size_t len, std::size_t cols, T total) noexcept {
+  if (total != total || total == T{0}) {
+    for (std::size_t j = 0; j < cols; ++j) y[j] = total != total ? std::numeric_limits<T>::quiet_NaN() : T{0};
+    return;
+  }
+  if (y == p || static_cast<std::size_t>(y - p) >= len) {
+    for (std::size_t j = 0; j < len; ++j) y[j] = p[j] / total;
+  } else {  // y overlaps p from above: last j first
+    for (std::size_t j = len; j-- > 0;) y[j] = p[j] / total;
+  }
+  for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
+}
+
 // Stable softmax of `rows` contiguous rows of `cols` values. Rows are written only from their
 // own inputs, so in and out may be the same storage. With Causal, row i is the softmax of its
 // first i + 1 values and the rest count as masked (-inf): they become 0 (NaN in a NaN row).
@@ -2674,12 +2850,8 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
     const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
     const T* x = out + i * cols;
     T* p = out + packed;  // p <= x: p[j] is written after x[j] is read
-    T row_max = -inf;
     bool has_nan = false;
-    for (std::size_t j = 0; j < len; ++j) {
-      has_nan |= x[j] != x[j];
-      row_max = x[j] > row_max ? x[j] : row_max;
-    }
+    const T row_max = row_max_of(x, len, has_nan);
     if (has_nan || row_max == inf) {
       for (std::size_t j = 0; j < len; ++j) p[j] = nan;  // exp(NaN) = NaN: a NaN total marks the row
     } else if (row_max == -inf) {
@@ -2689,10 +2861,12 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
     }
     packed += len;
   }
-  // The array exp runs whole 64-byte vectors, then a slow scalar tail: the last partial vector
-  // goes through a zero-padded copy instead, so no element takes the scalar path.
-  constexpr std::size_t lanes = 64 / sizeof(T);
-  const std::size_t whole = packed / lanes * lanes;
+  // The array exp runs whole vectors, then a slow scalar tail. Where out has room, the call
+  // covers whole vectors past the packed values (scores the rows below overwrite later);
+  // otherwise the last partial vector goes through a zero-padded copy.
+  constexpr std::size_t lanes = (simd::native_bytes > 16 ? simd::native_bytes : 16) / sizeof(T);
+  const std::size_t rounded = (packed + lanes - 1) / lanes * lanes;
+  const std::size_t whole = rounded <= rows * cols ? rounded : packed / lanes * lanes;
   if (whole > 0) static_attention::exp(std::span<const T>{out, whole}, std::span<T>{out, whole});
   if (whole < packed) {
     T tail[lanes] = {};
@@ -2700,23 +2874,36 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
     static_attention::exp(std::span<const T>{tail, lanes}, std::span<T>{tail, lanes});
     for (std::size_t k = whole; k < packed; ++k) out[k] = tail[k - whole];
   }
-  for (std::size_t i = rows; i-- > 0;) {
-    const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
-    packed -= len;
-    const T* p = out + packed;
-    T* y = out + i * cols;
-    T total{};
-    for (std::size_t j = 0; j < len; ++j) total += p[j];
-    if (total != total || total == T{0}) {
-      for (std::size_t j = 0; j < cols; ++j) y[j] = total != total ? nan : T{0};
-      continue;
+  // Last row first (a row's final place never covers the packed values of the rows above).
+  // Four rows of one length have their sums taken together: four independent chains of adds,
+  // each in order j = 0, 1, ...
+  for (std::size_t i = rows; i > 0;) {
+    const std::size_t len = Causal && i < cols ? i : cols;
+    const std::size_t first_len = Causal && i - 3 < cols ? i - 3 : cols;
+    if (i >= 4 && first_len == len) {
+      const T* p3 = out + (packed -= len);
+      const T* p2 = out + (packed -= len);
+      const T* p1 = out + (packed -= len);
+      const T* p0 = out + (packed -= len);
+      T t0{}, t1{}, t2{}, t3{};
+      for (std::size_t j = 0; j < len; ++j) {
+        t0 += p0[j];
+        t1 += p1[j];
+        t2 += p2[j];
+        t3 += p3[j];
+      }
+      finish_row(p3, out + (i - 1) * cols, len, cols, t3);
+      finish_row(p2, out + (i - 2) * cols, len, cols, t2);
+      finish_row(p1, out + (i - 3) * cols, len, cols, t1);
+      finish_row(p0, out + (i - 4) * cols, len, cols, t0);
+      i -= 4;
+    } else {
+      const T* p = out + (packed -= len);
+      T total{};
+      for (std::size_t j = 0; j < len; ++j) total += p[j];
+      finish_row(p, out + (i - 1) * cols, len, cols, total);
+      i -= 1;
     }
-    if (y == p || static_cast<std::size_t>(y - p) >= len) {
-      for (std::size_t j = 0; j < len; ++j) y[j] = p[j] / total;
-    } else {  // y overlaps p from above: last j first
-      for (std::size_t j = len; j-- > 0;) y[j] = p[j] / total;
-    }
-    for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
   }
 }
 
@@ -5339,8 +5526,14 @@ constexpr std::array<I, N + MaxNew> generate_text_simple(const gpt_model<T, Cfg>
 
 // ---- static_attention/quantize.hpp -----------------------------------------------------------
 // int8 post-training quantization at compile time: calibrate(), quantize() and the quantized
-// multi-head attention they give. See docs/quantization.md for the scheme, its error tables and
-// where it differs from TFLM / CMSIS-NN.
+// models they give, for a multi_head_attention (quantize_attention.hpp) and for the book's GPT
+// (quantize_gpt.hpp). See docs/quantization.md for the scheme, its error tables and where it
+// differs from TFLM / CMSIS-NN.
+
+// ---- static_attention/quantize_attention.hpp -------------------------------------------------
+// int8 post-training quantization of a multi_head_attention at compile time: calibrate(),
+// quantize() and the quantized_multi_head_attention they give. See docs/quantization.md for the
+// scheme, its error tables and where it differs from TFLM / CMSIS-NN.
 
 // ---- static_attention/detail/quant_core.hpp --------------------------------------------------
 // int8 quantization, the integer part: affine parameters, rounding, fixed-point multipliers
@@ -5686,6 +5879,11 @@ struct value_range {
   constexpr void observe_all(const M& m) noexcept {
     for (const auto x : m.elems) observe(x);
   }
+  /// Widens the range to include another (two calibrations as one).
+  constexpr void observe_range(const value_range& other) noexcept {
+    if (other.lo < lo) lo = other.lo;
+    if (other.hi > hi) hi = other.hi;
+  }
   friend constexpr bool operator==(const value_range&, const value_range&) = default;
 };
 
@@ -5852,10 +6050,12 @@ constexpr const matrix<float, 1, DOut>* qkv_bias_of(const Model& m, int which) n
   return nullptr;
 }
 
+// Records the ranges of one sequence and returns its context vectors (the input of W_out).
 template <std::size_t d_in, std::size_t d_out, std::size_t num_heads, std::size_t context_length, bool qkv_bias,
           std::size_t N>
-constexpr void observe_attention(const multi_head_attention<float, d_in, d_out, num_heads, context_length, qkv_bias>& m,
-                                 const matrix<float, N, d_in>& x, attention_ranges& r) noexcept {
+constexpr matrix<float, N, d_out> observe_attention(
+    const multi_head_attention<float, d_in, d_out, num_heads, context_length, qkv_bias>& m,
+    const matrix<float, N, d_in>& x, attention_ranges& r) noexcept {
   constexpr std::size_t head_dim = d_out / num_heads;
   r.input.observe_all(x);
   const auto queries = project(x, m.W_query, qkv_bias_of<d_out, qkv_bias>(m, 0));
@@ -5869,6 +6069,7 @@ constexpr void observe_attention(const multi_head_attention<float, d_in, d_out, 
   boost::hana::for_each(head_indices<num_heads>,
                         attend_head<float, head_dim, N, d_out, no_dropout>{&queries, &keys, &values, &context, &drop});
   r.context.observe_all(context);
+  return context;
 }
 }  // namespace detail
 
@@ -5882,7 +6083,7 @@ constexpr attention_ranges calibrate(
     const tensor<float, B, N, D>& calibration) noexcept {
   attention_ranges r;
   if constexpr (detail::input_fits<float, d_in, context_length, float, N, D>())
-    for (std::size_t b = 0; b < B; ++b) detail::observe_attention(model, calibration[b], r);
+    for (std::size_t b = 0; b < B; ++b) (void)detail::observe_attention(model, calibration[b], r);
   return r;
 }
 
@@ -5934,6 +6135,675 @@ constexpr quantized_multi_head_attention<d_in, d_out, num_heads, context_length>
     const multi_head_attention<float, d_in, d_out, num_heads, context_length, qkv_bias>& model,
     const tensor<float, B, N, D>& calibration) noexcept {
   return quantize(model, calibrate(model, calibration));
+}
+
+}  // namespace static_attention
+
+// ---- static_attention/quantize_gpt.hpp -------------------------------------------------------
+// int8 post-training quantization of the book's GPT at compile time: calibrate(), quantize() and
+// the quantized_gpt they give. The attention of each block is a quantized_multi_head_attention
+// (quantize_attention.hpp); LayerNorm and GELU are integer-only (detail/quant_nonlinear.hpp).
+// See docs/quantization.md.
+
+// ---- static_attention/detail/quant_nonlinear.hpp ---------------------------------------------
+// Integer-only LayerNorm and GELU for the quantized GPT.
+//
+// LayerNorm: int16 residual codes in, int8 codes out. The mean and variance are integer sums,
+// the standard deviation an integer square root (bit by bit, exact floor), its reciprocal one
+// integer division per row in Q31 (so a row costs one division, not one per feature), and the
+// affine part a per-feature Q(gain_bits) gain and an offset, rounded once.
+//
+// GELU: a 256-entry int8 -> int8 table, built at compile time from the float tanh-GELU. For int8
+// in and out a table is exact: each entry is the float GELU of its input code, rounded to the
+// nearest output code (I-BERT's i-GELU polynomial would add its own error on top).
+
+namespace static_attention {
+
+namespace detail {
+
+// Deliberately not constexpr (see quant_core.hpp): stops a constant evaluation, naming the value.
+inline void layer_norm_gain_out_of_range(double) noexcept {}
+
+/// floor(sqrt(v)) for every uint64 v, digit by digit (two bits of v per bit of the root): exact,
+/// no division, no float. Unsigned throughout; result + bit < 2^32 + 2^62 never wraps.
+constexpr std::uint32_t isqrt_u64(std::uint64_t v) noexcept {
+  std::uint64_t result = 0;
+  std::uint64_t bit = std::uint64_t{1} << 62;
+  while (bit > v) bit >>= 2;
+  while (bit != 0) {
+    if (v >= result + bit) {
+      v -= result + bit;
+      result = (result >> 1) + bit;
+    } else {
+      result >>= 1;
+    }
+    bit >>= 2;
+  }
+  return static_cast<std::uint32_t>(result);
+}
+
+/// The number of significant bits of v (0 for 0).
+constexpr int bit_length(std::uint64_t v) noexcept {
+  int n = 0;
+  for (; v != 0; v >>= 1) ++n;
+  return n;
+}
+
+/// round(v / 2^right), halves up; right in [1, 62] and |v| < 2^62, so v + 2^(right - 1) fits.
+constexpr std::int64_t rounding_shift(std::int64_t v, int right) noexcept {
+  return (v + (std::int64_t{1} << (right - 1))) >> right;  // arithmetic shift (C++20)
+}
+
+}  // namespace detail
+
+/// Integer-only LayerNorm over D features: int16 codes of scale `input_scale` (zero point 0)
+/// in, int8 codes (`output`) out. For a row x with c_j = D x_j - sum_k x_k and
+/// S = sum_j c_j^2 + eps_term (eps_term = eps D^3 / s_x^2: eps in code units),
+///   (x_j - mean) / sqrt(var + eps) = sqrt(D) c_j / sqrt(S),
+/// so the output code is z_y + round(t_j gain_j 2^-gain_bits + offset_j 2^-16) with
+/// t_j = c_j 2^k / isqrt(S 4^k) in Q24 (k normalises S to 61-62 bits, so the root has 31), gain_j = gamma_j sqrt(D) /
+/// s_y and offset_j = beta_j / s_y. Ranges (D <= 1024): |sum| <= 2^25, |c_j| <= D 2^16 <= 2^26, S <= D^3 2^32 + 2^62 <
+/// 2^64 (unsigned); |c_j| 2^k <= isqrt(S 4^k) = sigma, so |t_j| <= 2^24 + 1; |gain| < 2^30 and |offset| < 2^30 keep t
+/// gain + offset 2^(8 + gain_bits) within 2^55 + 2^62 < 2^63.
+template <std::size_t D>
+struct quantized_layer_norm {
+  static_assert(D > 0 && D <= 1024, "quantized_layer_norm<D> requires 0 < D <= 1024 (64-bit sums of squares)");
+  /// Fraction bits of t_j = c_j / sqrt(S).
+  static constexpr int norm_bits = 24;
+  /// Fraction bits of offset.
+  static constexpr int offset_bits = 16;
+
+  /// eps in the units of S: round(eps D^3 / input_scale^2), at least 1 (so S > 0).
+  std::uint64_t eps_term = 1;
+  /// gamma_j sqrt(D) / s_y in Q(gain_bits), |gain_j| < 2^30.
+  matrix<std::int32_t, 1, D> gain;
+  /// beta_j / s_y in Q16, |offset_j| < 2^30.
+  matrix<std::int32_t, 1, D> offset;
+  /// Fraction bits of gain, in [0, 24]: as many as keep every |gain_j| below 2^30.
+  std::int32_t gain_bits = 0;
+  /// The output's scale and zero point.
+  quant_params output;
+
+  /// One row of D int16 codes x to D int8 codes y.
+  constexpr void normalize_row(const std::int16_t* x, std::int8_t* y) const noexcept {
+    std::int32_t sum = 0;
+    for (std::size_t j = 0; j < D; ++j) sum += x[j];
+    std::int32_t c[D]{};
+    std::uint64_t squares = eps_term;
+    for (std::size_t j = 0; j < D; ++j) {
+      c[j] = static_cast<std::int32_t>(D) * x[j] - sum;
+      squares += static_cast<std::uint64_t>(std::int64_t{c[j]} * c[j]);
+    }
+    // sqrt(S) 2^k with 31 significant bits: S 4^k in [2^60, 2^62) (squares >= 1), unless S is
+    // larger already (k = 0).
+    const int bits = detail::bit_length(squares);
+    const int k = bits < 62 ? (62 - bits) / 2 : 0;
+    const std::uint32_t sigma = detail::isqrt_u64(squares << (2 * k));  // >= 1
+    const int length = detail::bit_length(sigma);  // sigma in [2^(length-1), 2^length), length <= 32
+    // The reciprocal in Q(length + 30): inverse in (2^30, 2^31], one division per row.
+    const std::int64_t inverse = (std::int64_t{1} << (length + 30)) / sigma;
+    // t = c 2^k / sigma in Q24; length >= 31 when k > 0 (k <= 30), so the shift is >= 7.
+    const int t_shift = length + 30 - norm_bits - k;
+    const int out_shift = norm_bits + gain_bits;  // [24, 48]
+    const std::int64_t offset_unit = std::int64_t{1} << (out_shift - offset_bits);
+    for (std::size_t j = 0; j < D; ++j) {
+      const std::int64_t t = detail::rounding_shift(std::int64_t{c[j]} * inverse, t_shift);  // |c inv| < 2^57
+      const std::int64_t acc = t * gain.elems[j] + std::int64_t{offset.elems[j]} * offset_unit;
+      y[j] = static_cast<std::int8_t>(detail::clamp_i32(detail::rounding_shift(acc, out_shift) + output.zero_point,
+                                                        detail::int8_min, detail::int8_max));
+    }
+  }
+
+  friend constexpr bool operator==(const quantized_layer_norm&, const quantized_layer_norm&) = default;
+};
+
+/// GELU on int8 codes: a table of the 256 input codes' outputs, the float tanh-GELU of each input
+/// code's real value rounded to the nearest output code. `output` spans GELU over the whole
+/// input range, so no entry saturates.
+struct quantized_gelu {
+  /// table[c + 128] is the output code of input code c.
+  matrix<std::int8_t, 1, 256> table;
+  /// The output's scale and zero point.
+  quant_params output;
+
+  /// The output code of input code c.
+  constexpr std::int8_t operator()(std::int8_t c) const noexcept { return table.elems[c + 128]; }
+
+  friend constexpr bool operator==(const quantized_gelu&, const quantized_gelu&) = default;
+};
+
+namespace detail {
+
+/// The integer LayerNorm of a float one, for int16 inputs of scale input_scale and the output
+/// parameters chosen by calibration. A constant evaluation stops at layer_norm_gain_out_of_range
+/// (|gamma| sqrt(D) / s_y >= 2^30) or quantized_bias_out_of_range (|beta| / s_y >= 2^14).
+template <std::size_t D>
+constexpr ::static_attention::quantized_layer_norm<D> quantize_layer_norm(const layer_norm<float, D>& ln,
+                                                                          double input_scale,
+                                                                          quant_params output) noexcept {
+  ::static_attention::quantized_layer_norm<D> q;
+  q.output = output;
+  const double d = static_cast<double>(D);
+  const double eps = static_cast<double>(layer_norm<float, D>::eps) * d * d * d / (input_scale * input_scale);
+  q.eps_term = eps >= 0x1p62 ? std::uint64_t{1} << 62 : static_cast<std::uint64_t>(round_away(eps));
+  if (q.eps_term == 0) q.eps_term = 1;
+  const double s_y = static_cast<double>(output.scale);
+  const double root_d = static_attention::sqrt(d);
+  double peak = 0.0;
+  for (std::size_t j = 0; j < D; ++j) {
+    const double g = abs_d(static_cast<double>(ln.scale.elems[j])) * root_d / s_y;
+    if (g > peak) peak = g;
+  }
+  if (!(peak < 0x1p30)) layer_norm_gain_out_of_range(peak);
+  std::int32_t bits = 24;
+  double unit = 0x1p24;
+  while (bits > 0 && peak * unit >= 0x1p30) {
+    --bits;
+    unit /= 2.0;
+  }
+  q.gain_bits = bits;
+  for (std::size_t j = 0; j < D; ++j) {
+    q.gain.elems[j] =
+        static_cast<std::int32_t>(round_away(static_cast<double>(ln.scale.elems[j]) * root_d / s_y * unit));
+    const double b = static_cast<double>(ln.shift.elems[j]) / s_y;
+    if (!(abs_d(b) < 0x1p14)) quantized_bias_out_of_range(b);
+    q.offset.elems[j] = static_cast<std::int32_t>(round_away(b * 0x1p16));  // |.| <= 2^30
+  }
+  return q;
+}
+
+/// The GELU table for input codes of parameters `input`: the output parameters span the 256
+/// outputs (widened to include 0); each entry is round(gelu(x) / s_y) + z_y.
+constexpr ::static_attention::quantized_gelu make_gelu_table(quant_params input) noexcept {
+  ::static_attention::quantized_gelu q;
+  double values[256]{};
+  double lo = 0.0;
+  double hi = 0.0;
+  for (std::int32_t c = int8_min; c <= int8_max; ++c) {
+    const double x = static_cast<double>(input.scale) * static_cast<double>(c - input.zero_point);
+    const double y = gelu_scalar(x);
+    values[c + 128] = y;
+    if (y < lo) lo = y;
+    if (y > hi) hi = y;
+  }
+  q.output = choose_params(lo, hi);
+  const double s = static_cast<double>(q.output.scale);
+  for (std::size_t k = 0; k < 256; ++k)
+    q.table.elems[k] =
+        static_cast<std::int8_t>(clamp_i32(round_away(values[k] / s) + q.output.zero_point, int8_min, int8_max));
+  return q;
+}
+
+}  // namespace detail
+}  // namespace static_attention
+
+namespace static_attention {
+
+/// What calibration records for one transformer block.
+struct block_ranges {
+  /// The attention's activations; `attention.input` is norm1's output.
+  attention_ranges attention;
+  /// norm2's output (the feed-forward block's input).
+  value_range ff_input;
+  /// ff.expand's output, before GELU.
+  value_range hidden;
+  friend constexpr bool operator==(const block_ranges&, const block_ranges&) = default;
+};
+
+/// What calibration records for a GPT of Layers blocks.
+template <std::size_t Layers>
+struct gpt_ranges {
+  /// The residual stream: the embeddings and the stream after every shortcut add.
+  value_range residual;
+  /// Each block's activations.
+  std::array<block_ranges, Layers> blocks{};
+  /// final_norm's output (out_head's input).
+  value_range final_norm;
+  friend constexpr bool operator==(const gpt_ranges&, const gpt_ranges&) = default;
+};
+
+namespace detail {
+/// The largest int16 residual code: symmetric, so -code is representable.
+inline constexpr std::int32_t residual_max = 32767;
+
+/// acc times a fixed multiplier as an int16 residual code, saturated to +-32767.
+constexpr std::int32_t requantize_residual(std::int32_t acc, fixed_multiplier m) noexcept {
+  return clamp_i32(multiply_by_quantized_multiplier(acc, m), -residual_max, residual_max);
+}
+
+/// a + b saturated to +-32767 (|a|, |b| <= 32767: the int32 sum cannot overflow).
+constexpr std::int16_t add_residual(std::int32_t a, std::int32_t b) noexcept {
+  return static_cast<std::int16_t>(clamp_i32(std::int64_t{a} + b, -residual_max, residual_max));
+}
+}  // namespace detail
+
+/// Per-channel requantization of int32 accumulators to the int16 residual stream (zero point 0):
+/// multiplier j is s_x s_wj / s_residual.
+template <std::size_t Out>
+struct residual_requantizer {
+  /// Channel j's fixed_multiplier: {multiplier j, shift j}.
+  matrix<std::int32_t, 1, Out> multiplier;
+  matrix<std::int8_t, 1, Out> shift;
+
+  /// Accumulator j as a residual code.
+  constexpr std::int32_t operator()(std::int32_t acc, std::size_t j) const noexcept {
+    return detail::requantize_residual(acc, {multiplier.elems[j], shift.elems[j]});
+  }
+
+  friend constexpr bool operator==(const residual_requantizer&, const residual_requantizer&) = default;
+};
+
+/// An embedding table with int8 rows, symmetric per row, and each row's multiplier to the
+/// residual stream's scale (s_row / s_residual).
+template <std::size_t Rows, std::size_t D>
+struct quantized_embedding {
+  /// int8 codes, Rows x D (nn.Embedding's layout).
+  matrix<std::int8_t, Rows, D> weight;
+  /// Row r's fixed_multiplier to the residual scale: {multiplier r, shift r}.
+  matrix<std::int32_t, 1, Rows> multiplier;
+  matrix<std::int8_t, 1, Rows> shift;
+
+  /// Feature j of row r as a residual code.
+  constexpr std::int32_t residual(std::size_t r, std::size_t j) const noexcept {
+    return detail::requantize_residual(weight.elems[r * D + j], {multiplier.elems[r], shift.elems[r]});
+  }
+
+  friend constexpr bool operator==(const quantized_embedding&, const quantized_embedding&) = default;
+};
+
+/// One transformer block, int8 with an int16 residual stream:
+///   x += requant16(att(norm1(x))), x += requant16(project(gelu(expand(norm2(x))))).
+template <std::size_t D, std::size_t NumHeads, std::size_t ContextLength>
+struct quantized_transformer_block {
+  /// int16 residual codes in, int8 codes out.
+  quantized_layer_norm<D> norm1;
+  /// The attention on norm1's codes (its `input` is norm1's output; its output projection's
+  /// accumulators go to the stream through att_residual, so its output_scale goes unused).
+  quantized_multi_head_attention<D, D, NumHeads, ContextLength> att;
+  /// att's output accumulators to the residual stream.
+  residual_requantizer<D> att_residual;
+  /// Before the feed-forward block.
+  quantized_layer_norm<D> norm2;
+  /// ff.expand: int8 weights per channel; its accumulators requantized to int8, the GELU's input.
+  quantized_linear<D, 4 * D> expand;
+  requantizer<4 * D> expand_requant;
+  /// GELU, a 256-entry table.
+  quantized_gelu gelu;
+  /// ff.project, its accumulators to the residual stream.
+  quantized_linear<4 * D, D> project;
+  residual_requantizer<D> project_residual;
+
+  /// The block on N rows of residual codes, in place.
+  template <std::size_t N>
+  constexpr void operator()(matrix<std::int16_t, N, D>& x) const noexcept {
+    matrix<std::int8_t, N, D> normed;
+    for (std::size_t i = 0; i < N; ++i) norm1.normalize_row(x.elems + i * D, normed.elems + i * D);
+    const matrix<std::int32_t, N, D> a = att.forward_integer(normed);
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = 0; j < D; ++j)
+        x.elems[i * D + j] = detail::add_residual(x.elems[i * D + j], att_residual(a.elems[i * D + j], j));
+    for (std::size_t i = 0; i < N; ++i) norm2.normalize_row(x.elems + i * D, normed.elems + i * D);
+    std::int8_t hidden[4 * D]{};
+    std::int32_t acc[4 * D]{};
+    for (std::size_t i = 0; i < N; ++i) {
+      expand.accumulate(normed.elems + i * D, acc);
+      for (std::size_t j = 0; j < 4 * D; ++j) hidden[j] = gelu(expand_requant(acc[j], j));
+      project.accumulate(hidden, acc);
+      for (std::size_t j = 0; j < D; ++j)
+        x.elems[i * D + j] = detail::add_residual(x.elems[i * D + j], project_residual(acc[j], j));
+    }
+  }
+
+  friend constexpr bool operator==(const quantized_transformer_block&, const quantized_transformer_block&) = default;
+};
+
+/// The int8 form of gpt_model<float, Cfg> (evaluation mode), as quantize() makes it. A literal
+/// type: a constexpr variable, a static_assert operand, a `static const` in flash.
+///
+///   ids -> int8 embeddings (per row) summed into an int16 residual stream (one symmetric scale)
+///   -> each block: integer LayerNorm -> int8 attention (integer softmax) -> requantized to int16
+///   and added; integer LayerNorm -> int8 expand -> GELU table -> int8 project -> added
+///   -> integer final LayerNorm -> out_head: int32 accumulators -> float logits, one product by a
+///   per-channel scale.
+template <gpt_config Cfg>
+struct quantized_gpt {
+  /// The configuration.
+  static constexpr gpt_config config = Cfg;
+  /// What it gives: float logits, like the model it was quantized from.
+  using value_type = float;
+  /// One block.
+  using block_type = quantized_transformer_block<Cfg.emb_dim, Cfg.n_heads, Cfg.context_length>;
+
+  /// The residual stream's scale: real = residual_scale * int16 code.
+  float residual_scale = 1.0f;
+  /// `tok_emb` and `pos_emb`, int8 per row.
+  quantized_embedding<Cfg.vocab_size, Cfg.emb_dim> tok_emb;
+  quantized_embedding<Cfg.context_length, Cfg.emb_dim> pos_emb;
+  /// `trf_blocks`.
+  std::array<block_type, Cfg.n_layers> blocks{};
+  /// `final_norm`.
+  quantized_layer_norm<Cfg.emb_dim> final_norm;
+  /// `out_head`: int8 weights per output channel (vocab_size x emb_dim), no bias.
+  quantized_linear<Cfg.emb_dim, Cfg.vocab_size> out_head;
+  /// Accumulator j to a float logit: s_final_norm s_head_j, rounded to float once.
+  matrix<float, 1, Cfg.vocab_size> output_scale;
+
+  /// N ids -> N x vocab_size logits (float), comparable with the float model's.
+  template <token_id I, std::size_t N>
+  constexpr matrix<float, N, Cfg.vocab_size> operator()(const std::array<I, N>& ids) const noexcept {
+    return dequantize_output(forward_integer(ids));
+  }
+
+  /// A batch: B x N ids -> B x N x vocab_size logits.
+  template <token_id I, std::size_t B, std::size_t N>
+  constexpr tensor<float, B, N, Cfg.vocab_size> operator()(const matrix<I, B, N>& ids) const noexcept {
+    tensor<float, B, N, Cfg.vocab_size> out;
+    for (std::size_t b = 0; b < B; ++b) {
+      std::array<I, N> item{};
+      for (std::size_t i = 0; i < N; ++i) item[i] = ids.elems[b * N + i];
+      set_item(out, b, (*this)(item));
+    }
+    return out;
+  }
+
+  /// tok_emb(ids) + pos_emb(arange(N)) as int16 residual codes.
+  template <token_id I, std::size_t N>
+  constexpr matrix<std::int16_t, N, Cfg.emb_dim> embed(const std::array<I, N>& ids) const noexcept {
+    detail::check_gpt_tokens<N, Cfg.context_length>();
+    constexpr std::size_t d = Cfg.emb_dim;
+    matrix<std::int16_t, N, d> x;
+    for (std::size_t i = 0; i < N; ++i) {
+      const auto id = static_cast<std::size_t>(ids[i]);  // a negative id wraps to a huge one
+      detail::check_index<Cfg.vocab_size>(id);
+      if (id >= Cfg.vocab_size) continue;
+      for (std::size_t j = 0; j < d; ++j)
+        x.elems[i * d + j] = detail::add_residual(tok_emb.residual(id, j), pos_emb.residual(i, j));
+    }
+    return x;
+  }
+
+  /// The forward pass, integer-only: out_head's int32 accumulators (logit j is accumulator j
+  /// times output_scale j).
+  template <token_id I, std::size_t N>
+  constexpr matrix<std::int32_t, N, Cfg.vocab_size> forward_integer(const std::array<I, N>& ids) const noexcept {
+    matrix<std::int32_t, N, Cfg.vocab_size> out;
+    if constexpr (N <= Cfg.context_length) {  // else embed has said why
+      constexpr std::size_t d = Cfg.emb_dim;
+      matrix<std::int16_t, N, d> x = embed(ids);
+      for (const auto& block : blocks) block(x);
+      std::int8_t normed[d]{};
+      for (std::size_t i = 0; i < N; ++i) {
+        final_norm.normalize_row(x.elems + i * d, normed);
+        out_head.accumulate(normed, out.elems + i * Cfg.vocab_size);
+      }
+    } else {
+      (void)embed(ids);
+    }
+    return out;
+  }
+
+  /// Accumulators to float logits.
+  template <std::size_t N>
+  constexpr matrix<float, N, Cfg.vocab_size> dequantize_output(
+      const matrix<std::int32_t, N, Cfg.vocab_size>& acc) const noexcept {
+    constexpr std::size_t v = Cfg.vocab_size;
+    matrix<float, N, v> y;
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = 0; j < v; ++j)
+        y.elems[i * v + j] = detail::dequantize_value(acc.elems[i * v + j], output_scale.elems[j]);
+    return y;
+  }
+
+  friend constexpr bool operator==(const quantized_gpt&, const quantized_gpt&) = default;
+};
+
+namespace detail {
+
+// Calibration of one block on the float stream x (updated in place, as the float block does).
+template <class X, std::size_t Layers>
+struct observe_block {
+  X* x;
+  gpt_ranges<Layers>* ranges;
+  std::size_t* index;
+  template <class Block>
+  constexpr void operator()(const Block& block) const noexcept {
+    block_ranges& r = ranges->blocks[*index];
+    ++*index;
+    const auto context = observe_attention(block.att, block.norm1(*x), r.attention);
+    auto attended = matmul(context, block.att.W_out);  // then + b_out, as multi_head_attention adds it
+    constexpr std::size_t d = Block::in_features;
+    for (std::size_t k = 0; k < X::size; ++k) attended.elems[k] += block.att.b_out.elems[k % d];
+    *x = *x + attended;
+    ranges->residual.observe_all(*x);
+    const auto normed = block.norm2(*x);
+    r.ff_input.observe_all(normed);
+    auto hidden = block.ff.expand(normed);
+    r.hidden.observe_all(hidden);
+    gelu_in_place(hidden.elems, hidden.size);
+    *x = *x + block.ff.project(hidden);
+    ranges->residual.observe_all(*x);
+  }
+};
+
+// Per-channel multipliers to the residual stream for accumulators of real step input_scale s_wj.
+template <std::size_t Out>
+constexpr residual_requantizer<Out> make_residual_requantizer(double input_scale, const double (&channel_scale)[Out],
+                                                              double residual_scale) noexcept {
+  residual_requantizer<Out> r;
+  for (std::size_t j = 0; j < Out; ++j) {
+    const fixed_multiplier m = quantize_multiplier(input_scale * channel_scale[j] / residual_scale);
+    r.multiplier.elems[j] = m.multiplier;
+    r.shift.elems[j] = static_cast<std::int8_t>(m.shift);
+  }
+  return r;
+}
+
+// The largest |value| of a matrix.
+template <class M>
+constexpr double peak_of(const M& m) noexcept {
+  double peak = 0.0;
+  for (const auto v : m.elems) {
+    const double a = abs_d(static_cast<double>(v));
+    if (a > peak) peak = a;
+  }
+  return peak;
+}
+
+// An embedding table, int8 symmetric per row, with multipliers to the residual scale.
+template <std::size_t Rows, std::size_t D>
+constexpr quantized_embedding<Rows, D> quantize_embedding(const embedding<float, Rows, D>& e,
+                                                          double residual_scale) noexcept {
+  quantized_embedding<Rows, D> q;
+  for (std::size_t r = 0; r < Rows; ++r) {
+    double peak = 0.0;
+    for (std::size_t j = 0; j < D; ++j) {
+      const double a = abs_d(static_cast<double>(e.weight.elems[r * D + j]));
+      if (a > peak) peak = a;
+    }
+    const double s = peak > 0.0 ? peak / weight_max : 1.0;
+    for (std::size_t j = 0; j < D; ++j)
+      q.weight.elems[r * D + j] = static_cast<std::int8_t>(
+          clamp_i32(round_away(static_cast<double>(e.weight.elems[r * D + j]) / s), -weight_max, weight_max));
+    const fixed_multiplier m = peak > 0.0 ? quantize_multiplier(s / residual_scale) : fixed_multiplier{};
+    q.multiplier.elems[r] = m.multiplier;
+    q.shift.elems[r] = static_cast<std::int8_t>(m.shift);
+  }
+  return q;
+}
+
+// Quantizes each float block with its ranges, in order.
+template <class QBlock, std::size_t Layers>
+struct quantize_block {
+  std::array<QBlock, Layers>* out;
+  const gpt_ranges<Layers>* ranges;
+  double residual_scale;
+  std::size_t* index;
+  template <class Block>
+  constexpr void operator()(const Block& block) const noexcept {
+    constexpr std::size_t d = Block::in_features;
+    const block_ranges& r = ranges->blocks[*index];
+    QBlock& q = (*out)[*index];
+    ++*index;
+    q.norm1 =
+        quantize_layer_norm(block.norm1, residual_scale, choose_params(r.attention.input.lo, r.attention.input.hi));
+    q.att = ::static_attention::quantize(block.att, r.attention);
+    // W_out's channel scales, recovered from the attention's float output scales (s_ctx s_wj).
+    double att_scale[d]{};
+    for (std::size_t j = 0; j < d; ++j) att_scale[j] = static_cast<double>(q.att.output_scale.elems[j]);
+    q.att_residual = make_residual_requantizer(1.0, att_scale, residual_scale);
+    const quant_params ff_input = choose_params(r.ff_input.lo, r.ff_input.hi);
+    q.norm2 = quantize_layer_norm(block.norm2, residual_scale, ff_input);
+    const quant_params hidden = choose_params(r.hidden.lo, r.hidden.hi);
+    double expand_scale[4 * d]{};
+    q.expand = quantize_linear(block.ff.expand.weight, &block.ff.expand.bias, ff_input, expand_scale);
+    q.expand_requant = make_requantizer(ff_input, expand_scale, hidden);
+    q.gelu = make_gelu_table(hidden);
+    double project_scale[d]{};
+    q.project = quantize_linear(block.ff.project.weight, &block.ff.project.bias, q.gelu.output, project_scale);
+    q.project_residual =
+        make_residual_requantizer(static_cast<double>(q.gelu.output.scale), project_scale, residual_scale);
+  }
+};
+
+}  // namespace detail
+
+/// Min/max calibration of a float GPT: runs it on each of the B calibration sequences of N token
+/// ids (a GPT takes ids, not float matrices: rows of `calibration` are sequences) and records the
+/// range of every activation quantize() quantizes. Costly in constant evaluation (B float
+/// forward passes): keep its result in a constexpr variable of its own.
+template <gpt_config Cfg, token_id I, std::size_t B, std::size_t N>
+constexpr gpt_ranges<Cfg.n_layers> calibrate(const gpt_model<float, Cfg>& model,
+                                             const matrix<I, B, N>& calibration) noexcept {
+  detail::check_gpt_tokens<N, Cfg.context_length>();
+  gpt_ranges<Cfg.n_layers> r;
+  if constexpr (N <= Cfg.context_length) {
+    for (std::size_t b = 0; b < B; ++b) {
+      std::array<I, N> ids{};
+      for (std::size_t i = 0; i < N; ++i) ids[i] = calibration.elems[b * N + i];
+      matrix<float, N, Cfg.emb_dim> x = model.embed(ids);
+      r.residual.observe_all(x);
+      std::size_t index = 0;
+      boost::hana::for_each(model.trf_blocks,
+                            detail::observe_block<matrix<float, N, Cfg.emb_dim>, Cfg.n_layers>{&x, &r, &index});
+      r.final_norm.observe_all(model.final_norm(x));
+    }
+  }
+  return r;
+}
+
+/// Calibration on one sequence of N ids.
+template <gpt_config Cfg, token_id I, std::size_t N>
+constexpr gpt_ranges<Cfg.n_layers> calibrate(const gpt_model<float, Cfg>& model,
+                                             const std::array<I, N>& calibration) noexcept {
+  matrix<I, 1, N> ids;
+  for (std::size_t i = 0; i < N; ++i) ids.elems[i] = calibration[i];
+  return calibrate(model, ids);
+}
+
+/// Two calibrations' ranges as one, each range widened to include the other's: calibrate in
+/// parts, each a constant evaluation of its own, when one would exceed the compiler's budget
+/// (Clang's default takes about three sequences of 8 tokens of the tiny GPT).
+template <std::size_t Layers>
+constexpr gpt_ranges<Layers> merge_ranges(gpt_ranges<Layers> a, const gpt_ranges<Layers>& b) noexcept {
+  a.residual.observe_range(b.residual);
+  for (std::size_t l = 0; l < Layers; ++l) {
+    attention_ranges& x = a.blocks[l].attention;
+    const attention_ranges& y = b.blocks[l].attention;
+    x.input.observe_range(y.input);
+    x.query.observe_range(y.query);
+    x.key.observe_range(y.key);
+    x.value.observe_range(y.value);
+    x.context.observe_range(y.context);
+    a.blocks[l].ff_input.observe_range(b.blocks[l].ff_input);
+    a.blocks[l].hidden.observe_range(b.blocks[l].hidden);
+  }
+  a.final_norm.observe_range(b.final_norm);
+  return a;
+}
+
+/// Quantizes a float GPT with the ranges of calibrate(): every linear layer int8 per output
+/// channel with int32 biases; int8 activations per tensor; an int16 residual stream of one
+/// symmetric scale, wide enough for the calibration's stream and for any embedding sum;
+/// integer LayerNorms and GELU tables. A constant evaluation stops (naming the check) when a
+/// multiplier, bias or LayerNorm gain cannot be represented.
+template <gpt_config Cfg>
+constexpr quantized_gpt<Cfg> quantize(const gpt_model<float, Cfg>& model,
+                                      const gpt_ranges<Cfg.n_layers>& ranges) noexcept {
+  using block_type = typename quantized_gpt<Cfg>::block_type;
+  quantized_gpt<Cfg> q;
+  // The stream's scale: the calibrated range, and every token at every position unsaturated.
+  const double embeddings = detail::peak_of(model.tok_emb.weight) + detail::peak_of(model.pos_emb.weight);
+  double peak = detail::abs_d(ranges.residual.lo);
+  if (ranges.residual.hi > peak) peak = ranges.residual.hi;
+  if (embeddings > peak) peak = embeddings;
+  q.residual_scale = peak > 0.0 ? static_cast<float>(peak / detail::residual_max) : 1.0f;
+  const auto s_r = static_cast<double>(q.residual_scale);
+  q.tok_emb = detail::quantize_embedding(model.tok_emb, s_r);
+  q.pos_emb = detail::quantize_embedding(model.pos_emb, s_r);
+  std::size_t index = 0;
+  boost::hana::for_each(model.trf_blocks,
+                        detail::quantize_block<block_type, Cfg.n_layers>{&q.blocks, &ranges, s_r, &index});
+  const quant_params normed = detail::choose_params(ranges.final_norm.lo, ranges.final_norm.hi);
+  q.final_norm = detail::quantize_layer_norm(model.final_norm, s_r, normed);
+  double head_scale[Cfg.vocab_size]{};
+  q.out_head =
+      detail::quantize_linear(model.out_head, static_cast<const matrix<float, 1, Cfg.vocab_size>*>(nullptr), normed,
+                              head_scale);  // no bias
+  for (std::size_t j = 0; j < Cfg.vocab_size; ++j)
+    q.output_scale.elems[j] = static_cast<float>(static_cast<double>(normed.scale) * head_scale[j]);
+  return q;
+}
+
+/// Post-training quantization in one call: quantize(model, calibrate(model, calibration)), with
+/// B x N token ids as calibration.
+template <gpt_config Cfg, token_id I, std::size_t B, std::size_t N>
+constexpr quantized_gpt<Cfg> quantize(const gpt_model<float, Cfg>& model, const matrix<I, B, N>& calibration) noexcept {
+  return quantize(model, calibrate(model, calibration));
+}
+
+/// The same with one calibration sequence of N ids.
+template <gpt_config Cfg, token_id I, std::size_t N>
+constexpr quantized_gpt<Cfg> quantize(const gpt_model<float, Cfg>& model,
+                                      const std::array<I, N>& calibration) noexcept {
+  return quantize(model, calibrate(model, calibration));
+}
+
+/// The book's generate_text_simple with the int8 model: MaxNew times, the argmax of the logits of
+/// the last position of the last context_length ids is appended. Every step runs one window of
+/// min(N + MaxNew - 1, context_length) ids, the ids after the last one padded with 0: the
+/// forward pass is causal, so a row does not depend on the rows after it, bit for bit. No KV cache.
+template <std::size_t MaxNew, gpt_config Cfg, token_id I, std::size_t N>
+constexpr std::array<I, N + MaxNew> generate_text_simple(const quantized_gpt<Cfg>& model,
+                                                         const std::array<I, N>& prompt) noexcept {
+  static_assert(N > 0, "generate_text_simple(model, prompt) requires at least one prompt id");
+  constexpr std::size_t ctx = Cfg.context_length;
+  constexpr std::size_t v = Cfg.vocab_size;
+  constexpr std::size_t longest = N + MaxNew - 1;
+  constexpr std::size_t width = longest < ctx ? longest : ctx;
+  static_assert(Cfg.vocab_size - 1 <= static_cast<unsigned long long>(std::numeric_limits<I>::max()),
+                "generate_text_simple(model, prompt) requires an id type that holds vocab_size - 1");
+  std::array<I, N + MaxNew> ids{};
+  for (std::size_t i = 0; i < N; ++i) ids[i] = prompt[i];
+  if constexpr (MaxNew > 0) {
+    for (std::size_t len = N; len < N + MaxNew; ++len) {
+      const std::size_t used = len < ctx ? len : ctx;  // the window's ids; the last one is row used - 1
+      std::array<I, width> window{};
+      for (std::size_t i = 0; i < used && i < width; ++i) window[i] = ids[len - used + i];
+      const auto acc = model.forward_integer(window);
+      const std::size_t row = used - 1;
+      std::size_t best = 0;
+      float top = detail::dequantize_value(acc.elems[row * v], model.output_scale.elems[0]);
+      for (std::size_t j = 1; j < v; ++j) {
+        const float logit = detail::dequantize_value(acc.elems[row * v + j], model.output_scale.elems[j]);
+        if (logit > top) {
+          top = logit;
+          best = j;
+        }
+      }
+      ids[len] = static_cast<I>(best);
+    }
+  }
+  return ids;
 }
 
 }  // namespace static_attention

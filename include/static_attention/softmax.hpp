@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <limits>
 
+#include <static_attention/detail/kernel_simd.hpp>
 #include <static_attention/math.hpp>
 #include <static_attention/matrix.hpp>
 #include <static_attention/shape_rules.hpp>
@@ -17,6 +18,56 @@ template <class M>
 constexpr void check_softmax_element() noexcept {
   static_assert(is_floating_element<value_type_t<M>>,
                 "softmax(m) requires a floating-point element type (float or double)");
+}
+
+// max of x[0, len) (-inf when empty) at run time, and whether one of them is NaN: whole native
+// vectors, then the rest one by one. The maximum of a set is one value whatever the order
+// (only the sign of a zero maximum may differ, and x - (+0) and x - (-0) have one exp).
+template <class T>
+inline T row_max_of(const T* x, std::size_t len, bool& has_nan) noexcept {
+  T m = -std::numeric_limits<T>::infinity();
+  std::size_t j = 0;
+#if defined(__GNUC__)
+  constexpr std::size_t W = simd::native_lanes<T>;
+  if constexpr (W >= simd::min_lanes<T>) {
+    using V = simd::vec<T, W>;
+    const std::size_t whole = len / W * W;
+    if (whole > 0) {
+      V mv = V{} + m;
+      auto nan_lanes = mv != mv;
+      for (; j < whole; j += W) {
+        V v;
+        __builtin_memcpy(&v, x + j, sizeof(V));
+        nan_lanes |= v != v;
+        mv = v > mv ? v : mv;
+      }
+      for (std::size_t l = 0; l < W; ++l) {
+        has_nan |= nan_lanes[l] != 0;
+        m = mv[l] > m ? mv[l] : m;
+      }
+    }
+  }
+#endif
+  for (; j < len; ++j) {
+    has_nan |= x[j] != x[j];
+    m = x[j] > m ? x[j] : m;
+  }
+  return m;
+}
+
+// Row i's softmax from its exponentials p[0, len) and their sum, into y[0, cols) (y >= p).
+template <class T>
+inline void finish_row(const T* p, T* y, std::size_t len, std::size_t cols, T total) noexcept {
+  if (total != total || total == T{0}) {
+    for (std::size_t j = 0; j < cols; ++j) y[j] = total != total ? std::numeric_limits<T>::quiet_NaN() : T{0};
+    return;
+  }
+  if (y == p || static_cast<std::size_t>(y - p) >= len) {
+    for (std::size_t j = 0; j < len; ++j) y[j] = p[j] / total;
+  } else {  // y overlaps p from above: last j first
+    for (std::size_t j = len; j-- > 0;) y[j] = p[j] / total;
+  }
+  for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
 }
 
 // Stable softmax of `rows` contiguous rows of `cols` values. Rows are written only from their
@@ -78,12 +129,8 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
     const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
     const T* x = out + i * cols;
     T* p = out + packed;  // p <= x: p[j] is written after x[j] is read
-    T row_max = -inf;
     bool has_nan = false;
-    for (std::size_t j = 0; j < len; ++j) {
-      has_nan |= x[j] != x[j];
-      row_max = x[j] > row_max ? x[j] : row_max;
-    }
+    const T row_max = row_max_of(x, len, has_nan);
     if (has_nan || row_max == inf) {
       for (std::size_t j = 0; j < len; ++j) p[j] = nan;  // exp(NaN) = NaN: a NaN total marks the row
     } else if (row_max == -inf) {
@@ -93,10 +140,12 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
     }
     packed += len;
   }
-  // The array exp runs whole 64-byte vectors, then a slow scalar tail: the last partial vector
-  // goes through a zero-padded copy instead, so no element takes the scalar path.
-  constexpr std::size_t lanes = 64 / sizeof(T);
-  const std::size_t whole = packed / lanes * lanes;
+  // The array exp runs whole vectors, then a slow scalar tail. Where out has room, the call
+  // covers whole vectors past the packed values (scores the rows below overwrite later);
+  // otherwise the last partial vector goes through a zero-padded copy.
+  constexpr std::size_t lanes = (simd::native_bytes > 16 ? simd::native_bytes : 16) / sizeof(T);
+  const std::size_t rounded = (packed + lanes - 1) / lanes * lanes;
+  const std::size_t whole = rounded <= rows * cols ? rounded : packed / lanes * lanes;
   if (whole > 0) static_attention::exp(std::span<const T>{out, whole}, std::span<T>{out, whole});
   if (whole < packed) {
     T tail[lanes] = {};
@@ -104,23 +153,36 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
     static_attention::exp(std::span<const T>{tail, lanes}, std::span<T>{tail, lanes});
     for (std::size_t k = whole; k < packed; ++k) out[k] = tail[k - whole];
   }
-  for (std::size_t i = rows; i-- > 0;) {
-    const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
-    packed -= len;
-    const T* p = out + packed;
-    T* y = out + i * cols;
-    T total{};
-    for (std::size_t j = 0; j < len; ++j) total += p[j];
-    if (total != total || total == T{0}) {
-      for (std::size_t j = 0; j < cols; ++j) y[j] = total != total ? nan : T{0};
-      continue;
+  // Last row first (a row's final place never covers the packed values of the rows above).
+  // Four rows of one length have their sums taken together: four independent chains of adds,
+  // each in order j = 0, 1, ...
+  for (std::size_t i = rows; i > 0;) {
+    const std::size_t len = Causal && i < cols ? i : cols;
+    const std::size_t first_len = Causal && i - 3 < cols ? i - 3 : cols;
+    if (i >= 4 && first_len == len) {
+      const T* p3 = out + (packed -= len);
+      const T* p2 = out + (packed -= len);
+      const T* p1 = out + (packed -= len);
+      const T* p0 = out + (packed -= len);
+      T t0{}, t1{}, t2{}, t3{};
+      for (std::size_t j = 0; j < len; ++j) {
+        t0 += p0[j];
+        t1 += p1[j];
+        t2 += p2[j];
+        t3 += p3[j];
+      }
+      finish_row(p3, out + (i - 1) * cols, len, cols, t3);
+      finish_row(p2, out + (i - 2) * cols, len, cols, t2);
+      finish_row(p1, out + (i - 3) * cols, len, cols, t1);
+      finish_row(p0, out + (i - 4) * cols, len, cols, t0);
+      i -= 4;
+    } else {
+      const T* p = out + (packed -= len);
+      T total{};
+      for (std::size_t j = 0; j < len; ++j) total += p[j];
+      finish_row(p, out + (i - 1) * cols, len, cols, total);
+      i -= 1;
     }
-    if (y == p || static_cast<std::size_t>(y - p) >= len) {
-      for (std::size_t j = 0; j < len; ++j) y[j] = p[j] / total;
-    } else {  // y overlaps p from above: last j first
-      for (std::size_t j = len; j-- > 0;) y[j] = p[j] / total;
-    }
-    for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
   }
 }
 

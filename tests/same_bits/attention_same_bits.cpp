@@ -2,6 +2,8 @@
 // on laundered and on constant inputs, float and double, the chapter's 6x3 and shapes with tails.
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include <static_attention/linear_layer.hpp>
 #include <static_attention/model.hpp>
 #include <static_attention/random.hpp>
@@ -85,7 +87,52 @@ struct attention_case {
   }
 };
 
+// softmax_rows directly, causal and not, on shapes whose rows are shorter, longer and as long as
+// a vector, fewer and more rows than columns (four rows summed together, single rows), and rows
+// of -inf and NaN (a row of zeros, a row of NaN).
+template <class T, bool Causal, std::size_t R, std::size_t C>
+void check_softmax_rows() {
+  using M = sa::matrix<T, R, C>;
+  static constexpr M x = [] {
+    M m = inputs<M>(R * 31 + C);
+    if constexpr (R > 2) {
+      for (std::size_t j = 0; j < C; ++j) m.elems[1 * C + j] = -std::numeric_limits<T>::infinity();
+      m.elems[2 * C] = std::numeric_limits<T>::quiet_NaN();
+    }
+    return m;
+  }();
+  static constexpr M expected = [] {
+    M out;
+    sa::detail::softmax_rows<T, Causal>(x.elems, out.elems, R, C);
+    return out;
+  }();
+  INFO(R << "x" << C << (Causal ? " causal" : ""));
+  const M lx = launder(x);
+  M r1;
+  sa::detail::softmax_rows<T, Causal>(lx.elems, r1.elems, R, C);
+  M r2 = lx;
+  sa::detail::softmax_rows<T, Causal>(r2.elems, r2.elems, R, C);  // in place
+  SAME_BITS_CHECK(expected, r1, r2);
+}
+
+template <class T, bool Causal>
+void check_softmax_rows_shapes() {
+  check_softmax_rows<T, Causal, 1, 1>();
+  check_softmax_rows<T, Causal, 3, 5>();
+  check_softmax_rows<T, Causal, 6, 6>();
+  check_softmax_rows<T, Causal, 9, 4>();
+  check_softmax_rows<T, Causal, 7, 17>();
+  check_softmax_rows<T, Causal, 17, 9>();
+  check_softmax_rows<T, Causal, 13, 33>();
+  check_softmax_rows<T, Causal, 40, 16>();
+}
+
 }  // namespace
+
+TEST_CASE_TEMPLATE("softmax rows, causal and not, special rows, at both times", T, float, double) {
+  check_softmax_rows_shapes<T, false>();
+  check_softmax_rows_shapes<T, true>();
+}
 
 TEST_CASE_TEMPLATE("attention: the chapter's 6x3 at both times", T, float, double) {
   attention_case<T, 6, 3, 2, 1>::check();

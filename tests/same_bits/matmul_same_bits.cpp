@@ -25,6 +25,24 @@ void check_matmul() {
   SAME_BITS_CHECK(expected_t, sa::transpose(launder(a)), sa::transpose(a));
 }
 
+// a . b^T (Q K^T), the kernel attention uses: b^T packed a panel at a time.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+void check_abt() {
+  static constexpr auto a = inputs<sa::matrix<T, R, K>>(R * 10 + K);
+  static constexpr auto b = inputs<sa::matrix<T, C, K>>(C * 10 + K);
+  static constexpr auto expected = [] {
+    sa::matrix<T, R, C> out;
+    sa::detail::matmul_abt_kernel<T, R, K, C>(a.elems, b.elems, out.elems);
+    return out;
+  }();
+  INFO(R << "x" << K << " . (" << C << "x" << K << ")^T");
+  const auto la = launder(a);
+  const auto lb = launder(b);
+  sa::matrix<T, R, C> r1;
+  sa::detail::matmul_abt_kernel<T, R, K, C>(la.elems, lb.elems, r1.elems);
+  SAME_BITS_CHECK(expected, r1, sa::matmul(a, sa::transpose(b)));
+}
+
 template <class T, std::size_t B, std::size_t N, std::size_t K, std::size_t C>
 void check_batched() {
   static constexpr auto a = inputs<sa::tensor<T, B, N, K>>(7);
@@ -60,6 +78,35 @@ TEST_CASE_TEMPLATE("matmul: mixed shapes and the chapter's, at both times", T, f
   check_matmul<T, 1, 65, 17>();
   check_matmul<T, 5, 33, 1>();
 }
+
+// Outputs narrower than a vector: several rows per vector (4x4 in 8 or 16 lanes, 6x2 in 4),
+// with partial last vectors, and narrow column tails after whole vectors (6 = 4 + 2).
+TEST_CASE_TEMPLATE("matmul: narrow outputs, rows packed into vectors, at both times", T, float, double) {
+  check_matmul<T, 4, 4, 4>();
+  check_matmul<T, 8, 8, 4>();
+  check_matmul<T, 7, 5, 2>();
+  check_matmul<T, 9, 3, 1>();
+  check_matmul<T, 5, 4, 3>();
+  check_matmul<T, 13, 7, 6>();
+  check_matmul<T, 3, 9, 8>();
+  check_abt<T, 6, 2, 6>();
+  check_abt<T, 6, 1, 6>();
+  check_abt<T, 5, 3, 2>();
+  check_abt<T, 17, 4, 5>();
+  check_abt<T, 33, 65, 9>();
+}
+
+// Panels of b beyond L1 are packed on the stack in blocks of k, continuing the sums in out:
+// K past one block for SSE2 (1025: 8 columns of float), AVX2 (513) and AVX-512 (129), with
+// a last partial k block and columns past the last whole panel.
+TEST_CASE_TEMPLATE("matmul: packed panels of b, blocked over k, at both times", T, float, double) {
+  check_matmul<T, 8, 1025, 9>();
+  check_matmul<T, 9, 513, 17>();
+  check_matmul<T, 10, 129, 67>();
+}
+
+// a and b both beyond L1 and b left unpacked: blocks of six rows outer, with a last block of one.
+TEST_CASE_TEMPLATE("matmul: blocks of rows outer, at both times", T, float, double) { check_matmul<T, 13, 700, 13>(); }
 
 TEST_CASE_TEMPLATE("matmul: batched and broadcast, at both times", T, float, double) {
   check_batched<T, 2, 6, 3, 2>();

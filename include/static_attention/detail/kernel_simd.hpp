@@ -3,13 +3,18 @@
 //
 // Every output element is the sum of its K products taken in order k = 0, 1, ..., K-1, each
 // product rounded on its own (fp_contract.hpp): the constant evaluator's bits. Blocking is over
-// rows and columns; where it is over k (matmul_abt's panels), a block starts from the partial
-// sums already in out, which keeps the order.
+// rows and columns; where it is over k (gemm_packed, matmul_abt's panels), a block starts from
+// the partial sums already in out, which keeps the order.
 #pragma once
 
 #include <cstddef>
+#include <utility>
 
 #include <static_attention/detail/fp_contract.hpp>
+
+// Loops over registers are unrolled whole: an array of vector accumulators left as a loop
+// lives in memory, not in registers.
+#define STATIC_ATTENTION_DETAIL_UNROLL _Pragma("GCC unroll 32")
 
 namespace static_attention::detail::simd {
 
@@ -38,6 +43,23 @@ inline constexpr std::size_t native_lanes = native_bytes / sizeof(T);
 template <class T>
 inline constexpr std::size_t min_lanes = 16 / sizeof(T);
 
+// Bytes of b that a packed product copies at a time (gemm_packed), and matmul_abt's panels:
+// their whole stack use, whatever the shape.
+inline constexpr std::size_t pack_bytes = 32 * 1024;
+
+// Columns per register panel: max_nv vectors of W lanes.
+template <class T, std::size_t W>
+inline constexpr std::size_t panel_columns = (vector_registers >= 32 ? 4 : 2) * W;
+
+// Products whose b panels do not fit in L1: b is packed, a panel of KC rows at a time, into a
+// contiguous buffer on the stack (pack_bytes) that every block of rows then reads from L1,
+// instead of each block streaming the strided panel from L2 (GEBP's packing of B). The k
+// blocks run in order, each after the first adding to the partial sums already in out, so
+// every element still sums its products in order k = 0, ..., K-1.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline constexpr bool use_packed =
+    R >= 8 && C >= panel_columns<T, native_lanes<T>>&& K* panel_columns<T, native_lanes<T>> * sizeof(T) > pack_bytes;
+
 #if defined(__GNUC__)
 template <class T, std::size_t W>
 struct vec_of {
@@ -56,18 +78,21 @@ template <class T, std::size_t W, std::size_t MR, std::size_t NV, std::size_t K,
   using V = vec<T, W>;
   V acc[MR][NV] = {};
   if constexpr (Acc)
-    for (std::size_t r = 0; r < MR; ++r)
-      for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(&acc[r][v], out + r * LDC + v * W, sizeof(V));
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r)
+        STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v)
+            __builtin_memcpy(&acc[r][v], out + r * LDC + v * W, sizeof(V));
   for (std::size_t k = 0; k < K; ++k) {
     V bv[NV];
-    for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(&bv[v], b + k * LDB + v * W, sizeof(V));
-    for (std::size_t r = 0; r < MR; ++r) {
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v)
+        __builtin_memcpy(&bv[v], b + k * LDB + v * W, sizeof(V));
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r) {
       const V av = a[r * LDA + k] - V{};  // a broadcast: x - (+0) is x, even for -0
-      for (std::size_t v = 0; v < NV; ++v) multiply_add(acc[r][v], av, bv[v]);
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v) multiply_add(acc[r][v], av, bv[v]);
     }
   }
-  for (std::size_t r = 0; r < MR; ++r)
-    for (std::size_t v = 0; v < NV; ++v) __builtin_memcpy(out + r * LDC + v * W, &acc[r][v], sizeof(V));
+  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r)
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v)
+          __builtin_memcpy(out + r * LDC + v * W, &acc[r][v], sizeof(V));
 }
 
 // Rows [0, R) of a column panel of NV vectors: blocks of MR rows, then the remaining rows.
@@ -83,8 +108,60 @@ template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, 
   if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
 }
 
+// Rows of out narrower than a vector: G rows of N < NW columns per vector of NW lanes when they
+// are contiguous (LDC == N), else one row per vector; lane L is row L / N, column L % N, and
+// lanes past G N compute zeros that are never stored. NG such vectors (NG G rows) advance
+// together: independent sums, one vector of b for all. The vectors of a and b are gathered
+// lane by lane (the compiler turns that into broadcasts and shuffles).
+template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, bool Acc, std::size_t... L>
+[[gnu::always_inline]] inline void narrow(const T* a, const T* b, T* out, std::index_sequence<L...>) noexcept {
+  using V = vec<T, sizeof...(L)>;
+  constexpr std::size_t used = G * N;
+  V acc[NG] = {};
+  if constexpr (Acc) {
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+      acc[g] = V{(L < used ? out[(g * G + L / N) * LDC + L % N] : T{})...};
+    }
+  }
+  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t k = 0; k < K; ++k) {
+    const V bv = {(L < used ? b[k * LDB + L % N] : T{})...};
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+      const V av = {(L < used ? a[(g * G + L / N) * LDA + k] : T{})...};
+      multiply_add(acc[g], av, bv);
+    }
+  }
+  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+    T* o = out + g * G * LDC;
+    if constexpr (G == 1 || LDC == N) {
+      __builtin_memcpy(o, &acc[g], used * sizeof(T));
+    } else {
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t l = 0; l < used; ++l) o[l / N * LDC + l % N] = acc[g][l];
+    }
+  }
+}
+
+// All R rows of N columns with vectors of NW lanes, G rows per vector, up to four vectors at a
+// time; then the remaining whole vectors, then a last partial one.
+template <class T, std::size_t NW, std::size_t R, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, bool Acc>
+[[gnu::always_inline]] inline void narrow_rows(const T* a, const T* b, T* out) noexcept {
+  using seq = std::make_index_sequence<NW>;
+  constexpr std::size_t G = LDC == N ? NW / N : 1;
+  constexpr std::size_t NG = 4;
+  constexpr std::size_t step = G * NG;
+  constexpr std::size_t full = R / step * step;
+  for (std::size_t i = 0; i < full; i += step)
+    narrow<T, G, NG, K, N, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC, seq{});
+  constexpr std::size_t groups = (R - full) / G;
+  constexpr std::size_t rest = full + groups * G;
+  if constexpr (groups > 0) narrow<T, G, groups, K, N, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC, seq{});
+  if constexpr (rest < R) narrow<T, R - rest, 1, K, N, LDA, LDB, LDC, Acc>(a + rest * LDA, b, out + rest * LDC, seq{});
+}
+
 // Columns [J, C) of out with vectors of W lanes: panels of up to max_nv vectors, then the
-// remaining whole vectors, then narrower vectors, then a plain loop for the last columns.
+// remaining whole vectors, then narrower vectors; columns narrower than any vector go several
+// rows to a vector (narrow_rows).
 template <class T, std::size_t W, std::size_t J, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA,
           std::size_t LDB, std::size_t LDC, bool Acc>
 inline void columns(const T* a, const T* b, T* out) noexcept {
@@ -98,27 +175,57 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
       for (std::size_t p = 0; p < panels; ++p)
         panel<T, W, nv, R, K, LDA, LDB, LDC, Acc>(a, b + J + p * step, out + J + p * step);
       columns<T, W, J + panels * step, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    } else if constexpr (J == 0 && LDC == C && C <= W / 2 && R * C % W == 0) {
+      // Narrow, contiguous rows filling whole vectors: several rows per vector.
+      narrow_rows<T, W, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     } else if constexpr (W > min_lanes<T>) {
       columns<T, W / 2, J, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     } else {
-      // Fewer columns than the narrowest vector: i-k-j loops the compiler unrolls.
-      for (std::size_t i = 0; i < R; ++i) {
-        T acc[left] = {};
-        if constexpr (Acc)
-          for (std::size_t j = 0; j < left; ++j) acc[j] = out[i * LDC + J + j];
-        for (std::size_t k = 0; k < K; ++k) {
-          const T aik = a[i * LDA + k];
-          for (std::size_t j = 0; j < left; ++j) multiply_add(acc[j], aik, b[k * LDB + J + j]);
-        }
-        for (std::size_t j = 0; j < left; ++j) out[i * LDC + J + j] = acc[j];
-      }
+      // Fewer columns than the narrowest vector.
+      narrow_rows<T, W, R, K, left, LDA, LDB, LDC, Acc>(a, b + J, out + J);
     }
   }
 }
 
+// Both a and b beyond L1 (and b not packed): blocks of six rows outer, so a block's rows of a
+// stay in L1 while b streams past, instead of every panel of b streaming all of a.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline constexpr bool rows_outer = R > 6 && R* K * sizeof(T) > pack_bytes&& K* C * sizeof(T) > pack_bytes;
+
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemm_packed(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t W = native_lanes<T>;
+  constexpr std::size_t NVW = panel_columns<T, W>;
+  constexpr std::size_t KC = pack_bytes / (NVW * sizeof(T));
+  constexpr std::size_t blocks = K / KC;
+  constexpr std::size_t KT = K - blocks * KC;
+  constexpr std::size_t panels = C / NVW;
+  alignas(64) T bp[KC * NVW];
+  for (std::size_t p = 0; p < panels; ++p) {
+    const T* bcol = b + p * NVW;
+    T* ocol = out + p * NVW;
+    for (std::size_t kb = 0; kb < blocks; ++kb) {
+      for (std::size_t k = 0; k < KC; ++k) __builtin_memcpy(bp + k * NVW, bcol + (kb * KC + k) * LDB, sizeof(T) * NVW);
+      if (kb == 0)
+        panel<T, W, NVW / W, R, KC, LDA, NVW, LDC, Acc>(a, bp, ocol);
+      else
+        panel<T, W, NVW / W, R, KC, LDA, NVW, LDC, true>(a + kb * KC, bp, ocol);
+    }
+    if constexpr (KT > 0) {
+      for (std::size_t k = 0; k < KT; ++k)
+        __builtin_memcpy(bp + k * NVW, bcol + (blocks * KC + k) * LDB, sizeof(T) * NVW);
+      panel<T, W, NVW / W, R, KT, LDA, NVW, LDC, (Acc || blocks > 0)>(a + blocks * KC, bp, ocol);
+    }
+  }
+  // The last columns, fewer than a panel: unpacked.
+  columns<T, W, panels * NVW, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+}
+
 // A few rows (decoding a token) times a large b: memory-bound, so b is read front to back,
-// four rows of b at a time, in column blocks whose R output rows stay in L1 while the block's
-// rows of b stream past; for each element the products still arrive in order k = 0, ..., K-1.
+// four rows of b at a time, in column blocks (16 KiB of each row of b) whose R output rows stay
+// in cache while the block's rows of b stream past, each vector of b loaded once for all R
+// rows; for each element the products still arrive in order k = 0, ..., K-1.
 template <class T, std::size_t W, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB, std::size_t LDC,
           bool Acc>
 inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexcept {
@@ -129,24 +236,25 @@ inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexce
       for (std::size_t j = 0; j < width; ++j) out[r * LDC + j] = T{};
   constexpr std::size_t KB = 4;  // rows of b per pass over the block
   constexpr std::size_t k_full = K / KB * KB;
-  for (std::size_t k = 0; k < k_full; k += KB)
-    for (std::size_t r = 0; r < R; ++r) {
-      V av[KB];
-      for (std::size_t q = 0; q < KB; ++q) av[q] = a[r * LDA + k + q] - V{};
-      T* o = out + r * LDC;
-      for (std::size_t v = 0; v < vectors; ++v) {
+  for (std::size_t k = 0; k < k_full; k += KB) {
+    // Each vector of b is loaded once and used for all R rows.
+    for (std::size_t v = 0; v < vectors; ++v) {
+      V bv[KB];
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t q = 0; q < KB; ++q)
+          __builtin_memcpy(&bv[q], b + (k + q) * LDB + v * W, sizeof(V));
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < R; ++r) {
+        T* o = out + r * LDC + v * W;
         V acc;
-        __builtin_memcpy(&acc, o + v * W, sizeof(V));
-        for (std::size_t q = 0; q < KB; ++q) {
-          V bv;
-          __builtin_memcpy(&bv, b + (k + q) * LDB + v * W, sizeof(V));
-          multiply_add(acc, av[q], bv);
-        }
-        __builtin_memcpy(o + v * W, &acc, sizeof(V));
+        __builtin_memcpy(&acc, o, sizeof(V));
+        STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t q = 0; q < KB; ++q)
+            multiply_add(acc, a[r * LDA + k + q] - V{}, bv[q]);
+        __builtin_memcpy(o, &acc, sizeof(V));
       }
-      for (std::size_t j = vectors * W; j < width; ++j)
-        for (std::size_t q = 0; q < KB; ++q) multiply_add(o[j], a[r * LDA + k + q], b[(k + q) * LDB + j]);
     }
+    for (std::size_t r = 0; r < R; ++r)
+      for (std::size_t j = vectors * W; j < width; ++j)
+        for (std::size_t q = 0; q < KB; ++q) multiply_add(out[r * LDC + j], a[r * LDA + k + q], b[(k + q) * LDB + j]);
+  }
   for (std::size_t k = k_full; k < K; ++k)
     for (std::size_t r = 0; r < R; ++r) {
       const V av = a[r * LDA + k] - V{};
@@ -166,8 +274,9 @@ inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexce
 template <class T, std::size_t W, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc>
 inline void gemv_rows(const T* a, const T* b, T* out) noexcept {
-  // Columns per block: R rows of them within 16 KiB of L1.
-  constexpr std::size_t block_cols = (16 * 1024 / (R * sizeof(T))) / W * W;
+  // Columns per block: 16 KiB of each row of b, long enough runs for the prefetcher; the R
+  // rows of out they update stay within L1 or L2.
+  constexpr std::size_t block_cols = (16 * 1024 / sizeof(T)) / W * W;
   for (std::size_t j = 0; j < C; j += block_cols)
     gemv_block<T, W, R, K, LDA, LDB, LDC, Acc>(a, b + j, out + j, C - j < block_cols ? C - j : block_cols);
 }
@@ -185,6 +294,19 @@ inline void gemm(const T* a, const T* b, T* out) noexcept {
 #if defined(__GNUC__)
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && use_gemv_rows<T, R, K, C>) {
     gemv_rows<T, native_lanes<T>, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    return;
+  }
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && use_packed<T, R, K, C>) {
+    gemm_packed<T, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    return;
+  }
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && rows_outer<T, R, K, C>) {
+    constexpr std::size_t MR = 6;
+    constexpr std::size_t full = R / MR * MR;
+    for (std::size_t i = 0; i < full; i += MR)
+      columns<T, native_lanes<T>, 0, MR, K, C, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+    if constexpr (full < R)
+      columns<T, native_lanes<T>, 0, R - full, K, C, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
     return;
   }
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0) {
@@ -212,7 +334,7 @@ inline void matmul(const T* a, const T* b, T* out) noexcept {
 }
 
 // Bytes of b^T that matmul_abt packs at a time: its whole stack use, whatever the shape.
-inline constexpr std::size_t abt_panel_bytes = 32 * 1024;
+inline constexpr std::size_t abt_panel_bytes = pack_bytes;
 
 // out[R x PC] (row stride C) = a[R x K] . b^T, b being PC rows of K: b^T packed in blocks of
 // KC x PC on the stack, the blocks after the first adding to out.
@@ -221,6 +343,7 @@ inline void abt_panel(const T* a, const T* b, T* out) noexcept {
   constexpr std::size_t kc_fit = abt_panel_bytes / (PC * sizeof(T));
   constexpr std::size_t KC = K < kc_fit ? K : (kc_fit > 0 ? kc_fit : 1);
   constexpr std::size_t blocks = K / KC;
+  static_assert(!use_packed<T, R, KC, PC>, "a packed panel of b^T is not packed again");
   alignas(64) T bt[KC * PC];
   for (std::size_t kb = 0; kb < blocks; ++kb) {
     for (std::size_t j = 0; j < PC; ++j)
@@ -251,3 +374,5 @@ inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
 }
 
 }  // namespace static_attention::detail::simd
+
+#undef STATIC_ATTENTION_DETAIL_UNROLL
