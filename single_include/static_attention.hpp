@@ -2406,7 +2406,7 @@ inline void gemm_packed(const T* a, const T* b, T* out) noexcept {
 }
 
 // A few rows (decoding a token) times a large b: memory-bound, so b is read front to back,
-// four rows of b at a time, in column blocks (16 KiB of each row of b) whose R output rows stay
+// KB rows of b at a time, in column blocks (16 KiB of each row of b) whose R output rows stay
 // in cache while the block's rows of b stream past, each vector of b loaded once for all R
 // rows; for each element the products still arrive in order k = 0, ..., K-1.
 template <class T, std::size_t W, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB, std::size_t LDC,
@@ -2417,7 +2417,8 @@ inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexce
   if constexpr (!Acc)
     for (std::size_t r = 0; r < R; ++r)
       for (std::size_t j = 0; j < width; ++j) out[r * LDC + j] = T{};
-  constexpr std::size_t KB = 4;  // rows of b per pass over the block
+  // Rows of b per pass over the block: eight where 32 registers hold their broadcasts.
+  constexpr std::size_t KB = vector_registers >= 32 ? 8 : 4;
   constexpr std::size_t k_full = K / KB * KB;
   for (std::size_t k = 0; k < k_full; k += KB) {
     // Each vector of b is loaded once and used for all R rows.

@@ -105,6 +105,14 @@ TEST_CASE_TEMPLATE("matmul: packed panels of b, blocked over k, at both times", 
   check_matmul<T, 10, 129, 67>();
 }
 
+// One to four rows times a b beyond 64 KiB (decoding): b streamed a few rows at a time in column
+// blocks, with k and column tails.
+TEST_CASE_TEMPLATE("matmul: few rows streaming a large b, at both times", T, float, double) {
+  check_matmul<T, 1, 129, 130>();
+  check_matmul<T, 3, 133, 131>();
+  check_matmul<T, 4, 70, 260>();
+}
+
 // a and b both beyond L1 and b left unpacked: blocks of six rows outer, with a last block of one.
 TEST_CASE_TEMPLATE("matmul: blocks of rows outer, at both times", T, float, double) { check_matmul<T, 13, 700, 13>(); }
 
