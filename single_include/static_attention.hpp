@@ -2230,9 +2230,18 @@ inline constexpr std::size_t min_lanes = 16 / sizeof(T);
 // their whole stack use, whatever the shape.
 inline constexpr std::size_t pack_bytes = 32 * 1024;
 
-// Columns per register panel: max_nv vectors of W lanes.
+// Vectors of accumulators per row of a register block (a panel of columns), and the rows of a
+// block for NV of them: MR x NV accumulators, NV values of b and one of a within the registers.
+inline constexpr std::size_t max_panel_vectors = vector_registers >= 32 ? 4 : 2;
+template <std::size_t NV>
+inline constexpr std::size_t block_rows = [] {
+  const std::size_t fit = vector_registers > NV + 2 ? (vector_registers - NV - 2) / NV : 1;
+  return fit < 1 ? 1 : (fit > 8 ? 8 : fit);
+}();
+
+// Columns per register panel: max_panel_vectors vectors of W lanes.
 template <class T, std::size_t W>
-inline constexpr std::size_t panel_columns = (vector_registers >= 32 ? 4 : 2) * W;
+inline constexpr std::size_t panel_columns = max_panel_vectors* W;
 
 // Products whose b panels do not fit in L1: b is packed, a panel of KC rows at a time, into a
 // contiguous buffer on the stack (pack_bytes) that every block of rows then reads from L1,
@@ -2282,10 +2291,7 @@ template <class T, std::size_t W, std::size_t MR, std::size_t NV, std::size_t K,
 template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc>
 [[gnu::always_inline]] inline void panel(const T* a, const T* b, T* out) noexcept {
-  // Accumulators MR*NV, plus NV values of b and one of a, within the register file.
-  constexpr std::size_t fit = (vector_registers - NV - 2) / NV;
-  constexpr std::size_t mr_max = fit < 1 ? 1 : (fit > 8 ? 8 : fit);
-  constexpr std::size_t MR = R < mr_max ? R : mr_max;
+  constexpr std::size_t MR = R < block_rows<NV> ? R : block_rows<NV>;
   constexpr std::size_t full = R / MR * MR;
   for (std::size_t i = 0; i < full; i += MR) block<T, W, MR, NV, K, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
   if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
@@ -2299,6 +2305,7 @@ template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, 
 template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc, std::size_t... L>
 [[gnu::always_inline]] inline void narrow(const T* a, const T* b, T* out, std::index_sequence<L...>) noexcept {
+  static_assert(G == 1 || LDC == N, "several rows to a vector only when they are contiguous");
   using V = vec<T, sizeof...(L)>;
   constexpr std::size_t used = G * N;
   V acc[NG] = {};
@@ -2315,12 +2322,7 @@ template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, 
     }
   }
   STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
-    T* o = out + g * G * LDC;
-    if constexpr (G == 1 || LDC == N) {
-      __builtin_memcpy(o, &acc[g], used * sizeof(T));
-    } else {
-      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t l = 0; l < used; ++l) o[l / N * LDC + l % N] = acc[g][l];
-    }
+    __builtin_memcpy(out + g * G * LDC, &acc[g], used * sizeof(T));
   }
 }
 
@@ -2351,8 +2353,7 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
   if constexpr (J < C) {
     constexpr std::size_t left = C - J;
     if constexpr (W >= min_lanes<T> && left >= W) {
-      constexpr std::size_t max_nv = vector_registers >= 32 ? 4 : 2;
-      constexpr std::size_t nv = left / W < max_nv ? left / W : max_nv;
+      constexpr std::size_t nv = left / W < max_panel_vectors ? left / W : max_panel_vectors;
       constexpr std::size_t step = nv * W;
       constexpr std::size_t panels = left / step;
       for (std::size_t p = 0; p < panels; ++p)
@@ -2370,10 +2371,22 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
   }
 }
 
-// Both a and b beyond L1 (and b not packed): blocks of six rows outer, so a block's rows of a
-// stay in L1 while b streams past, instead of every panel of b streaming all of a.
+// Both a and b beyond L1 (and b not packed): blocks of rows outer, so a block's rows of a stay
+// in L1 while b streams past, instead of every panel of b streaming all of a.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
-inline constexpr bool rows_outer = R > 6 && R* K * sizeof(T) > pack_bytes&& K* C * sizeof(T) > pack_bytes;
+inline constexpr bool rows_outer =
+    R > block_rows<max_panel_vectors>&& R* K * sizeof(T) > pack_bytes&& K* C * sizeof(T) > pack_bytes;
+
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemm_rows_outer(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t MR = block_rows<max_panel_vectors>;
+  constexpr std::size_t full = R / MR * MR;
+  for (std::size_t i = 0; i < full; i += MR)
+    columns<T, native_lanes<T>, 0, MR, K, C, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+  if constexpr (full < R)
+    columns<T, native_lanes<T>, 0, R - full, K, C, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
+}
 
 template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
           bool Acc>
@@ -2485,12 +2498,7 @@ inline void gemm(const T* a, const T* b, T* out) noexcept {
     return;
   }
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && rows_outer<T, R, K, C>) {
-    constexpr std::size_t MR = 6;
-    constexpr std::size_t full = R / MR * MR;
-    for (std::size_t i = 0; i < full; i += MR)
-      columns<T, native_lanes<T>, 0, MR, K, C, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
-    if constexpr (full < R)
-      columns<T, native_lanes<T>, 0, R - full, K, C, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
+    gemm_rows_outer<T, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     return;
   }
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0) {
@@ -2517,14 +2525,11 @@ inline void matmul(const T* a, const T* b, T* out) noexcept {
   gemm<T, R, K, C, K, LDB, C, false>(a, b, out);
 }
 
-// Bytes of b^T that matmul_abt packs at a time: its whole stack use, whatever the shape.
-inline constexpr std::size_t abt_panel_bytes = pack_bytes;
-
 // out[R x PC] (row stride C) = a[R x K] . b^T, b being PC rows of K: b^T packed in blocks of
 // KC x PC on the stack, the blocks after the first adding to out.
 template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t PC>
 inline void abt_panel(const T* a, const T* b, T* out) noexcept {
-  constexpr std::size_t kc_fit = abt_panel_bytes / (PC * sizeof(T));
+  constexpr std::size_t kc_fit = pack_bytes / (PC * sizeof(T));
   constexpr std::size_t KC = K < kc_fit ? K : (kc_fit > 0 ? kc_fit : 1);
   constexpr std::size_t blocks = K / KC;
   static_assert(!use_packed<T, R, KC, PC>, "a packed panel of b^T is not packed again");
@@ -2546,7 +2551,7 @@ inline void abt_panel(const T* a, const T* b, T* out) noexcept {
 }
 
 /// out (R x C) = a (R x K) . b^T, b being C x K row-major (Q K^T, x W^T). b^T is packed a
-/// panel at a time (at most abt_panel_bytes on the stack, whatever the shape), then multiplied.
+/// panel at a time (at most pack_bytes on the stack, whatever the shape), then multiplied.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
   constexpr std::size_t lanes = native_lanes < T >> 0 ? native_lanes<T> : 4;
@@ -5164,6 +5169,19 @@ constexpr void check_gpt_tokens() noexcept {
                 "crop the ids to the last context_length, as generate_text_simple does");
 }
 
+// A batch of B sequences of N ids through a model's forward pass (N ids -> N x V), one sequence
+// at a time: B x N x V.
+template <class U, std::size_t V, token_id I, std::size_t B, std::size_t N, class Model>
+constexpr tensor<U, B, N, V> per_sequence(const Model& model, const matrix<I, B, N>& ids) noexcept {
+  tensor<U, B, N, V> out;
+  for (std::size_t b = 0; b < B; ++b) {
+    std::array<I, N> item{};
+    for (std::size_t i = 0; i < N; ++i) item[i] = ids.elems[b * N + i];
+    set_item(out, b, model(item));
+  }
+  return out;
+}
+
 // The first index of the largest value (torch.argmax's choice on ties).
 template <class T, std::size_t C>
 constexpr std::size_t argmax(const matrix<T, 1, C>& row) noexcept {
@@ -5335,13 +5353,7 @@ struct gpt_model {
   /// Evaluation mode for a batch: B x N ids -> B x N x vocab_size logits.
   template <token_id I, std::size_t B, std::size_t N>
   constexpr tensor<T, B, N, Cfg.vocab_size> operator()(const matrix<I, B, N>& ids) const noexcept {
-    tensor<T, B, N, Cfg.vocab_size> out;
-    for (std::size_t b = 0; b < B; ++b) {
-      std::array<I, N> item{};
-      for (std::size_t i = 0; i < N; ++i) item[i] = ids.elems[b * N + i];
-      set_item(out, b, (*this)(item));
-    }
-    return out;
+    return detail::per_sequence<T, Cfg.vocab_size>(*this, ids);
   }
 
   /// The final-norm hidden states (before out_head): N ids -> N x emb_dim.
@@ -6498,13 +6510,7 @@ struct quantized_gpt {
   /// A batch: B x N ids -> B x N x vocab_size logits.
   template <token_id I, std::size_t B, std::size_t N>
   constexpr tensor<float, B, N, Cfg.vocab_size> operator()(const matrix<I, B, N>& ids) const noexcept {
-    tensor<float, B, N, Cfg.vocab_size> out;
-    for (std::size_t b = 0; b < B; ++b) {
-      std::array<I, N> item{};
-      for (std::size_t i = 0; i < N; ++i) item[i] = ids.elems[b * N + i];
-      set_item(out, b, (*this)(item));
-    }
-    return out;
+    return detail::per_sequence<float, Cfg.vocab_size>(*this, ids);
   }
 
   /// tok_emb(ids) + pos_emb(arange(N)) as int16 residual codes.
@@ -6792,16 +6798,10 @@ constexpr std::array<I, N + MaxNew> generate_text_simple(const quantized_gpt<Cfg
       for (std::size_t i = 0; i < used && i < width; ++i) window[i] = ids[len - used + i];
       const auto acc = model.forward_integer(window);
       const std::size_t row = used - 1;
-      std::size_t best = 0;
-      float top = detail::dequantize_value(acc.elems[row * v], model.output_scale.elems[0]);
-      for (std::size_t j = 1; j < v; ++j) {
-        const float logit = detail::dequantize_value(acc.elems[row * v + j], model.output_scale.elems[j]);
-        if (logit > top) {
-          top = logit;
-          best = j;
-        }
-      }
-      ids[len] = static_cast<I>(best);
+      matrix<float, 1, v> logits;
+      for (std::size_t j = 0; j < v; ++j)
+        logits.elems[j] = detail::dequantize_value(acc.elems[row * v + j], model.output_scale.elems[j]);
+      ids[len] = static_cast<I>(detail::argmax(logits));
     }
   }
   return ids;

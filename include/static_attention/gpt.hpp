@@ -73,6 +73,19 @@ constexpr void check_gpt_tokens() noexcept {
                 "crop the ids to the last context_length, as generate_text_simple does");
 }
 
+// A batch of B sequences of N ids through a model's forward pass (N ids -> N x V), one sequence
+// at a time: B x N x V.
+template <class U, std::size_t V, token_id I, std::size_t B, std::size_t N, class Model>
+constexpr tensor<U, B, N, V> per_sequence(const Model& model, const matrix<I, B, N>& ids) noexcept {
+  tensor<U, B, N, V> out;
+  for (std::size_t b = 0; b < B; ++b) {
+    std::array<I, N> item{};
+    for (std::size_t i = 0; i < N; ++i) item[i] = ids.elems[b * N + i];
+    set_item(out, b, model(item));
+  }
+  return out;
+}
+
 // The first index of the largest value (torch.argmax's choice on ties).
 template <class T, std::size_t C>
 constexpr std::size_t argmax(const matrix<T, 1, C>& row) noexcept {
@@ -244,13 +257,7 @@ struct gpt_model {
   /// Evaluation mode for a batch: B x N ids -> B x N x vocab_size logits.
   template <token_id I, std::size_t B, std::size_t N>
   constexpr tensor<T, B, N, Cfg.vocab_size> operator()(const matrix<I, B, N>& ids) const noexcept {
-    tensor<T, B, N, Cfg.vocab_size> out;
-    for (std::size_t b = 0; b < B; ++b) {
-      std::array<I, N> item{};
-      for (std::size_t i = 0; i < N; ++i) item[i] = ids.elems[b * N + i];
-      set_item(out, b, (*this)(item));
-    }
-    return out;
+    return detail::per_sequence<T, Cfg.vocab_size>(*this, ids);
   }
 
   /// The final-norm hidden states (before out_head): N ids -> N x emb_dim.

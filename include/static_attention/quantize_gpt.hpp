@@ -182,13 +182,7 @@ struct quantized_gpt {
   /// A batch: B x N ids -> B x N x vocab_size logits.
   template <token_id I, std::size_t B, std::size_t N>
   constexpr tensor<float, B, N, Cfg.vocab_size> operator()(const matrix<I, B, N>& ids) const noexcept {
-    tensor<float, B, N, Cfg.vocab_size> out;
-    for (std::size_t b = 0; b < B; ++b) {
-      std::array<I, N> item{};
-      for (std::size_t i = 0; i < N; ++i) item[i] = ids.elems[b * N + i];
-      set_item(out, b, (*this)(item));
-    }
-    return out;
+    return detail::per_sequence<float, Cfg.vocab_size>(*this, ids);
   }
 
   /// tok_emb(ids) + pos_emb(arange(N)) as int16 residual codes.
@@ -476,16 +470,10 @@ constexpr std::array<I, N + MaxNew> generate_text_simple(const quantized_gpt<Cfg
       for (std::size_t i = 0; i < used && i < width; ++i) window[i] = ids[len - used + i];
       const auto acc = model.forward_integer(window);
       const std::size_t row = used - 1;
-      std::size_t best = 0;
-      float top = detail::dequantize_value(acc.elems[row * v], model.output_scale.elems[0]);
-      for (std::size_t j = 1; j < v; ++j) {
-        const float logit = detail::dequantize_value(acc.elems[row * v + j], model.output_scale.elems[j]);
-        if (logit > top) {
-          top = logit;
-          best = j;
-        }
-      }
-      ids[len] = static_cast<I>(best);
+      matrix<float, 1, v> logits;
+      for (std::size_t j = 0; j < v; ++j)
+        logits.elems[j] = detail::dequantize_value(acc.elems[row * v + j], model.output_scale.elems[j]);
+      ids[len] = static_cast<I>(detail::argmax(logits));
     }
   }
   return ids;

@@ -47,9 +47,18 @@ inline constexpr std::size_t min_lanes = 16 / sizeof(T);
 // their whole stack use, whatever the shape.
 inline constexpr std::size_t pack_bytes = 32 * 1024;
 
-// Columns per register panel: max_nv vectors of W lanes.
+// Vectors of accumulators per row of a register block (a panel of columns), and the rows of a
+// block for NV of them: MR x NV accumulators, NV values of b and one of a within the registers.
+inline constexpr std::size_t max_panel_vectors = vector_registers >= 32 ? 4 : 2;
+template <std::size_t NV>
+inline constexpr std::size_t block_rows = [] {
+  const std::size_t fit = vector_registers > NV + 2 ? (vector_registers - NV - 2) / NV : 1;
+  return fit < 1 ? 1 : (fit > 8 ? 8 : fit);
+}();
+
+// Columns per register panel: max_panel_vectors vectors of W lanes.
 template <class T, std::size_t W>
-inline constexpr std::size_t panel_columns = (vector_registers >= 32 ? 4 : 2) * W;
+inline constexpr std::size_t panel_columns = max_panel_vectors* W;
 
 // Products whose b panels do not fit in L1: b is packed, a panel of KC rows at a time, into a
 // contiguous buffer on the stack (pack_bytes) that every block of rows then reads from L1,
@@ -99,10 +108,7 @@ template <class T, std::size_t W, std::size_t MR, std::size_t NV, std::size_t K,
 template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc>
 [[gnu::always_inline]] inline void panel(const T* a, const T* b, T* out) noexcept {
-  // Accumulators MR*NV, plus NV values of b and one of a, within the register file.
-  constexpr std::size_t fit = (vector_registers - NV - 2) / NV;
-  constexpr std::size_t mr_max = fit < 1 ? 1 : (fit > 8 ? 8 : fit);
-  constexpr std::size_t MR = R < mr_max ? R : mr_max;
+  constexpr std::size_t MR = R < block_rows<NV> ? R : block_rows<NV>;
   constexpr std::size_t full = R / MR * MR;
   for (std::size_t i = 0; i < full; i += MR) block<T, W, MR, NV, K, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
   if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
@@ -116,6 +122,7 @@ template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, 
 template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc, std::size_t... L>
 [[gnu::always_inline]] inline void narrow(const T* a, const T* b, T* out, std::index_sequence<L...>) noexcept {
+  static_assert(G == 1 || LDC == N, "several rows to a vector only when they are contiguous");
   using V = vec<T, sizeof...(L)>;
   constexpr std::size_t used = G * N;
   V acc[NG] = {};
@@ -132,12 +139,7 @@ template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, 
     }
   }
   STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
-    T* o = out + g * G * LDC;
-    if constexpr (G == 1 || LDC == N) {
-      __builtin_memcpy(o, &acc[g], used * sizeof(T));
-    } else {
-      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t l = 0; l < used; ++l) o[l / N * LDC + l % N] = acc[g][l];
-    }
+    __builtin_memcpy(out + g * G * LDC, &acc[g], used * sizeof(T));
   }
 }
 
@@ -168,8 +170,7 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
   if constexpr (J < C) {
     constexpr std::size_t left = C - J;
     if constexpr (W >= min_lanes<T> && left >= W) {
-      constexpr std::size_t max_nv = vector_registers >= 32 ? 4 : 2;
-      constexpr std::size_t nv = left / W < max_nv ? left / W : max_nv;
+      constexpr std::size_t nv = left / W < max_panel_vectors ? left / W : max_panel_vectors;
       constexpr std::size_t step = nv * W;
       constexpr std::size_t panels = left / step;
       for (std::size_t p = 0; p < panels; ++p)
@@ -187,10 +188,22 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
   }
 }
 
-// Both a and b beyond L1 (and b not packed): blocks of six rows outer, so a block's rows of a
-// stay in L1 while b streams past, instead of every panel of b streaming all of a.
+// Both a and b beyond L1 (and b not packed): blocks of rows outer, so a block's rows of a stay
+// in L1 while b streams past, instead of every panel of b streaming all of a.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
-inline constexpr bool rows_outer = R > 6 && R* K * sizeof(T) > pack_bytes&& K* C * sizeof(T) > pack_bytes;
+inline constexpr bool rows_outer =
+    R > block_rows<max_panel_vectors>&& R* K * sizeof(T) > pack_bytes&& K* C * sizeof(T) > pack_bytes;
+
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemm_rows_outer(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t MR = block_rows<max_panel_vectors>;
+  constexpr std::size_t full = R / MR * MR;
+  for (std::size_t i = 0; i < full; i += MR)
+    columns<T, native_lanes<T>, 0, MR, K, C, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+  if constexpr (full < R)
+    columns<T, native_lanes<T>, 0, R - full, K, C, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
+}
 
 template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
           bool Acc>
@@ -302,12 +315,7 @@ inline void gemm(const T* a, const T* b, T* out) noexcept {
     return;
   }
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && rows_outer<T, R, K, C>) {
-    constexpr std::size_t MR = 6;
-    constexpr std::size_t full = R / MR * MR;
-    for (std::size_t i = 0; i < full; i += MR)
-      columns<T, native_lanes<T>, 0, MR, K, C, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
-    if constexpr (full < R)
-      columns<T, native_lanes<T>, 0, R - full, K, C, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
+    gemm_rows_outer<T, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     return;
   }
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0) {
@@ -334,14 +342,11 @@ inline void matmul(const T* a, const T* b, T* out) noexcept {
   gemm<T, R, K, C, K, LDB, C, false>(a, b, out);
 }
 
-// Bytes of b^T that matmul_abt packs at a time: its whole stack use, whatever the shape.
-inline constexpr std::size_t abt_panel_bytes = pack_bytes;
-
 // out[R x PC] (row stride C) = a[R x K] . b^T, b being PC rows of K: b^T packed in blocks of
 // KC x PC on the stack, the blocks after the first adding to out.
 template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t PC>
 inline void abt_panel(const T* a, const T* b, T* out) noexcept {
-  constexpr std::size_t kc_fit = abt_panel_bytes / (PC * sizeof(T));
+  constexpr std::size_t kc_fit = pack_bytes / (PC * sizeof(T));
   constexpr std::size_t KC = K < kc_fit ? K : (kc_fit > 0 ? kc_fit : 1);
   constexpr std::size_t blocks = K / KC;
   static_assert(!use_packed<T, R, KC, PC>, "a packed panel of b^T is not packed again");
@@ -363,7 +368,7 @@ inline void abt_panel(const T* a, const T* b, T* out) noexcept {
 }
 
 /// out (R x C) = a (R x K) . b^T, b being C x K row-major (Q K^T, x W^T). b^T is packed a
-/// panel at a time (at most abt_panel_bytes on the stack, whatever the shape), then multiplied.
+/// panel at a time (at most pack_bytes on the stack, whatever the shape), then multiplied.
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
   constexpr std::size_t lanes = native_lanes < T >> 0 ? native_lanes<T> : 4;
