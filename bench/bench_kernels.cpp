@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Run-time speed of static_attention's kernels against Eigen 3.4 fixed-size matrices and a
 // naive triple loop, all in this one binary (same compiler, same flags: -O3 -march=native),
 // plus the machine's FMA throughput peak. Counter FLOPS is the nominal floating-point
@@ -13,7 +14,7 @@
 #include <benchmark/benchmark.h>
 #include <Eigen/Dense>
 
-#include <static_attention/detail/kernel_simd.hpp>
+#include <static_attention/core/detail/kernel_simd.hpp>
 #include <static_attention/static_attention.hpp>
 #include "bandwidth.hpp"
 

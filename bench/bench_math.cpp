@@ -1,4 +1,5 @@
-// Array exp/tanh of static_attention/math.hpp against a loop of std::exp/std::tanh (glibc).
+// SPDX-License-Identifier: BSL-1.0
+// Array exp/tanh of static_attention/core/math.hpp against a loop of std::exp/std::tanh (glibc).
 // Built by bench/CMakeLists.txt (preset `bench`, target bench_math, -O3 -march=native), or by hand:
 //   g++ -std=c++20 -O3 -march=native -Iinclude bench/bench_math.cpp -o /tmp/bench_math
 //       -lbenchmark -lpthread && /tmp/bench_math   (one line)
@@ -10,7 +11,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "static_attention/math.hpp"
+#include "static_attention/core/math.hpp"
 
 namespace {
 

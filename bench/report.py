@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSL-1.0
 """Runs bench_kernels and prints the tables of docs/performance.md (python3 standard library).
 
 Every benchmark runs --reps repetitions, randomly interleaved (so a burst of load on a shared

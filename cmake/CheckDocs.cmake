@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -P script: keeps the code, diagnostics and program output quoted in Markdown in sync
 # with their sources.
 #   -DROOT=<repo> -DDOCS="README.md;docs/x.md" [-DCOMPILERS="gcc=g++;clang=clang++-16"]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -P script: compile SOURCE with COMPILER and FLAGS; pass only if compilation fails
 # and the diagnostic matches every regular expression in REGEX.
 execute_process(COMMAND ${COMPILER} ${FLAGS} ${SOURCE}

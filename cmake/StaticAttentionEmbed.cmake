@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # static_attention_embed_weights(<target> NAMESPACE <ns> HEADER <name.hpp> FILES <a.npy>...)
 #
 # Turns .npy files into a header of constexpr weights at build time, for models whose weights

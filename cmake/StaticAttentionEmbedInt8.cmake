@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # static_attention_embed_int8_attention(<target> NAMESPACE <ns> HEADER <name.hpp> NAME <variable>
 #                                       MODEL <model.npz | directory of .npy> CALIBRATION <calib.npy>
 #                                       HEADS <num_heads> [CONTEXT_LENGTH <n>])

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Helpers a consumer may use after find_package(static_attention) or add_subdirectory.
 
 # static_attention_raise_constexpr_limits(<target> [STEPS <n>])

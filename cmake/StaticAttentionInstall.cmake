@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake --install support and a package config, so that find_package(static_attention) works.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)

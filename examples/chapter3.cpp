@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // The chapter "Coding attention mechanisms", step by step: every tensor below is computed at
 // compile time (each is a constexpr, most with a static_assert) and printed as PyTorch prints it.
 // The weights come from the chapter's seeds through a torch-compatible generator: none is copied.
 #include <iostream>
 
-#include <static_attention/print.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/io/print.hpp>
 #include <static_attention/static_attention.hpp>
 
 namespace sa = static_attention;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The chapter "Implementing a GPT model from scratch to generate text", step by step. Every
 // tensor is computed by the compiler from the chapter's seeds and checked with static_assert;
 // the shapes of GPT-2 124M are checked in the types. Run with --gpt2 to also build the 124M
@@ -5,11 +6,15 @@
 #include <array>
 #include <cstring>
 #include <iostream>
+#include <span>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
-#include <static_attention/print.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/io/print.hpp>
+#include <static_attention/io/tokenizer_files.hpp>
 #include <static_attention/static_attention.hpp>
 
 namespace sa = static_attention;
@@ -128,6 +133,7 @@ static_assert(generated.size() == 8 && generated[0] == 5 && generated[3] == 63);
 // [/snippet]
 
 int main(int argc, char** argv) {
+  const std::string vocab_dir = STATIC_ATTENTION_EXAMPLES_DIR "/../third_party/gpt2-vocab";
   std::cout << "batch_example:\n" << batch_example << "\n\n";
   std::cout << "layer(batch_example):\n" << out << "\n\n";
   const auto [mean, var] = mean_var(out);
@@ -149,9 +155,17 @@ int main(int argc, char** argv) {
     sa::torch_generator gen{123};
     sa::init_like_torch(model, gen);
     const std::array<int, 4> hello{15496, 11, 314, 716};  // "Hello, I am"
+    const auto ids = sa::generate_text_simple<6>(model, hello);
     std::cout << "GPT-2 124M, \"Hello, I am\":";
-    for (int id : sa::generate_text_simple<6>(model, hello)) std::cout << ' ' << id;
+    for (int id : ids) std::cout << ' ' << id;
     std::cout << "\n";
+    // The ids as text, with OpenAI's vocabulary (third_party/gpt2-vocab/).
+    const auto tokenizer = sa::load_gpt2_tokenizer(vocab_dir + "/encoder.json", vocab_dir + "/vocab.bpe");
+    if (!tokenizer) return std::cerr << tokenizer.error().message << '\n', 1;
+    std::array<char, 256> text{};
+    const auto length = tokenizer->decode(std::span<const int>(ids), std::span<char>(text));
+    if (!length) return std::cerr << length.error().message << '\n', 1;
+    std::cout << "Output text: " << std::string_view(text.data(), *length) << "\n";
     // [/snippet]
   }
 }

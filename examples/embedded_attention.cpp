@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSL-1.0
 // Embedded deployment: a multi-head attention model whose weights live in the binary's read-only
-// data. examples/weights/*.npy (written by tools/gen_embedded_weights.py with numpy) become the
+// data. examples/weights/*.npy (written by tests/reference/gen_embedded_weights.py with numpy) become the
 // constexpr matrices of <embedded_attention/weights.hpp> at build time
 // (static_attention_embed_weights, see examples/CMakeLists.txt); the model is built from them by
 // the compiler, checked against torch at compile time, stored in .rodata, and run again at run
@@ -8,8 +9,8 @@
 // [snippet:includes]
 #include <cstdio>
 
-#include <static_attention/elementwise.hpp>
-#include <static_attention/multi_head_attention.hpp>
+#include <static_attention/core/elementwise.hpp>
+#include <static_attention/nn/multi_head_attention.hpp>
 
 #include <embedded_attention/weights.hpp>  // generated from examples/weights/*.npy
 // [/snippet]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Export -> load -> generate: the book's GPTModel weights, exported from PyTorch as an .npz of
 // its state dict (tools/export_state_dict.py), loaded into a model in static storage with
 // load_state_dict, then greedy decoding with a KV cache. Prints the archive and the ids: the
@@ -14,8 +15,8 @@
 #include <cstdio>
 #include <string_view>
 
-#include <static_attention/gpt.hpp>
-#include <static_attention/state_dict.hpp>
+#include <static_attention/io/state_dict.hpp>
+#include <static_attention/nn/gpt.hpp>
 
 namespace sa = static_attention;
 
@@ -48,10 +49,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(code.size()), code.data(), loaded.error().message.c_str());
     return 1;
   }
-  const auto ids = sa::generate<max_new>(model, prompt, workspace);
+  const auto ids = sa::generate<max_new>(model, prompt, workspace);  // an id outside the vocabulary: an error
+  if (!ids) {
+    std::fprintf(stderr, "%s\n", ids.error().message.c_str());
+    return 1;
+  }
   // [/snippet]
   std::printf("%s\nids:", path);
-  for (const int id : ids) std::printf(" %d", id);
+  for (const int id : *ids) std::printf(" %d", id);
   std::printf("\n");
   return 0;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The chapter's attention weights as heatmaps, as SVG files and in the terminal, for the six
 // tokens of "Your journey starts with one step":
 //   heatmap_plain.svg    simplified attention (3.3): softmax(x x^T), no trainable weights
@@ -12,9 +13,9 @@
 #include <array>
 #include <fstream>
 #include <iostream>
-#include <static_attention/heatmap.hpp>
-#include <static_attention/print.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/io/heatmap.hpp>
+#include <static_attention/io/print.hpp>
 #include <static_attention/static_attention.hpp>
 #include <string>
 #include <string_view>

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // Weights in at run time: a multi-head attention model read from .npy files that numpy wrote
-// (examples/weights/, made by tools/gen_embedded_weights.py), checked against torch's output.
+// (examples/weights/, made by tests/reference/gen_embedded_weights.py), checked against torch's output.
 // Every mismatch between a file and the type that reads it is an error value, never UB.
 #include <cstdio>
 #include <string>
 
-#include <static_attention/npy.hpp>
+#include <static_attention/io/npy.hpp>
 #include <static_attention/static_attention.hpp>
 
 namespace sa = static_attention;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The README's first example: the chapter's simplified attention, checked by the compiler.
 // [snippet:overview]
 #include <static_attention/static_attention.hpp>

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // int8 post-training quantization at compile time (docs/quantization.md): the chapter's
 // MultiHeadAttention(d_in=3, d_out=2, context_length=6, num_heads=2), drawn as
 // torch.manual_seed(123) draws it, calibrated on 32 random sequences, quantized by the compiler,
 // and its worst error against float on the chapter's inputs bounded by a static_assert.
 #include <cstdio>
 
+#include <static_attention/quant.hpp>
 #include <static_attention/static_attention.hpp>
 
 namespace sa = static_attention;

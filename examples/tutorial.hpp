@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The tutorial examples' shared main: `tutorial_x` prints every section under a heading,
 // `tutorial_x <section>` prints that section alone (docs/tutorial.md quotes those outputs, and
 // test docs.in_sync compares them with a run).

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: BSL-1.0
 // docs/tutorial.md, part 3: causal attention (the chapter's 3.5): the two masking routes,
 // dropout, a batch, and the context length.
 #include <iostream>
 #include <limits>
-#include <static_attention/print.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/io/print.hpp>
 #include <static_attention/static_attention.hpp>
 #include <type_traits>
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // docs/tutorial.md, part 4: multi-head attention (the chapter's 3.6): the wrapper of independent
 // causal heads, then MultiHeadAttention with its weight split, on a batch.
 #include <iostream>
-#include <static_attention/print.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/io/print.hpp>
 #include <static_attention/static_attention.hpp>
 
 #include "tutorial.hpp"

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // docs/tutorial.md, part 2: self-attention with trainable weights (the chapter's 3.4), token by
 // token, then SelfAttention_v1 and SelfAttention_v2 with the chapter's seeds.
 #include <iostream>
-#include <static_attention/print.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/io/print.hpp>
 #include <static_attention/static_attention.hpp>
 
 #include "tutorial.hpp"

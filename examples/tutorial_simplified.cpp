@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // docs/tutorial.md, part 1: simplified attention (the chapter's 3.3), first token by token, then
 // all tokens at once. Every value is computed at compile time.
 // [snippet:use]
-#include <static_attention/print.hpp>             // operator<< as PyTorch prints
+#include <static_attention/io/print.hpp>          // operator<< as PyTorch prints
 #include <static_attention/static_attention.hpp>  // the core: no I/O, no heap
 // [/snippet]
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // embed_weights: turns .npy files into a C++ header of constexpr matrices and tensors, so that a
 // model carries its weights in its binary, with no file system, no parser and no heap at run time.
 //
@@ -34,7 +35,7 @@
 #include <string_view>
 #include <vector>
 
-#include <static_attention/npy.hpp>
+#include <static_attention/io/npy.hpp>
 
 namespace sa = static_attention;
 
@@ -222,7 +223,7 @@ std::string load_weight(const std::string& file, weight& out) {
            "' names the variable, so it must be a C++ identifier that is neither a keyword nor reserved; rename "
            "the file";
   auto array = sa::load_npy_array(file);
-  if (!array) return array.error().message;
+  if (!array) return std::string{array.error().message};
   const auto& shape = array.value().header.shape;
   bool positive = true;
   for (const std::size_t d : shape) positive = positive && d > 0;
@@ -251,7 +252,7 @@ std::string header_text(std::string_view ns, const std::vector<weight>& weights)
   out << "#include <cstddef>\n";
   if (non_finite) out << "#include <cstdint>\n";
   out << '\n';
-  out << "#include <static_attention/matrix.hpp>\n#include <static_attention/tensor.hpp>\n\n"
+  out << "#include <static_attention/core/matrix.hpp>\n#include <static_attention/core/tensor.hpp>\n\n"
       << "namespace " << ns << " {\n";
   for (const auto& w : weights) {
     const auto& h = w.array.header;

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Exports the state dict of the book's GPTModel (tools/gpt_reference_model.py) as an .npz file.
+# SPDX-License-Identifier: BSL-1.0
+"""Exports the state dict of the book's GPTModel (tests/reference/gpt_reference_model.py) as an .npz file.
 
 The archive is exactly what
 
@@ -32,7 +33,7 @@ import sys
 import numpy as np
 import torch
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests" / "reference"))
 import gpt_reference_model as ref  # noqa: E402
 
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Installs what building, testing and benchmarking static_attention needs on Debian 12.
 # Skips apt-get entirely when everything is already there.
 # Usage: tools/install-deps.sh [demo]   (demo: only what building the demo needs)

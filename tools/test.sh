@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Quick start, command 2: every test, with GCC 12 and Clang 16, in Debug, in Release (-O3, and
 # -O3 -march=native: the builds users make), and under ASan+UBSan.
 set -euo pipefail

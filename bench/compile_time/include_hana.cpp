@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Include cost of the Boost.Hana headers the library includes, alone.
 #include <array>
 #include <boost/hana/fold_left.hpp>

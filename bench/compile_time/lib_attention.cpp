@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // Compile-time benchmark fixture: self-attention of N tokens x D features (d_in = d_out = D)
 // through the library. With -DSA_EVAL the forward pass is evaluated in a static_assert;
 // without it the same templates are only instantiated, so the difference is evaluation time.
 // Driven by run.py in this directory.
 #include <cstddef>
 
-#include <static_attention/self_attention.hpp>
+#include <static_attention/nn/self_attention.hpp>
 
 #ifndef SA_N
 #define SA_N 8

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // Compile-time benchmark baseline: the same self-attention as lib_attention.cpp, written as a
 // user would by hand: raw arrays and plain loops (matmul, Q K^T, softmax, weights . V). It uses
 // the library's constexpr exp and sqrt (math.hpp only), so both sides pay the same for exp.
 // With -DSA_EVAL the forward pass is evaluated in a static_assert. Driven by run.py.
 #include <cstddef>
 
-#include <static_attention/math.hpp>
+#include <static_attention/core/math.hpp>
 
 #ifndef SA_N
 #define SA_N 8

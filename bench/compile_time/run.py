@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSL-1.0
 """Compile-time benchmarks of static_attention (a developer tool; python3 standard library only).
 
 1. Evaluation: times `static_assert` evaluation of self-attention at N = d (lib_attention.cpp)

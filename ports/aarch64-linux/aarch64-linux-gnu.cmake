@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # CMake toolchain file: AArch64 Linux with Debian's g++-aarch64-linux-gnu; programs run on the build
 # machine under qemu-user (qemu-aarch64 -L /usr/aarch64-linux-gnu), which CTest uses by itself
 # (CMAKE_CROSSCOMPILING_EMULATOR). The default -march (armv8-a) has Advanced SIMD, so the kernels

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Included at the end of the project() calls of a build configured with aarch64-linux-gnu.cmake;
 # acts once, at the first, and never in try-compile projects: Boost and doctest, header-only
 # packages of the build machine, get include directories that hold their headers only

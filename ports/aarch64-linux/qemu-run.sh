@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSL-1.0
 # Runs an AArch64 Linux program under qemu-user with the target's shared libraries:
 #   qemu-run.sh program [args...]
 # Exit status 77 (and a message saying so) when qemu-aarch64 is not installed: CTest reads it as

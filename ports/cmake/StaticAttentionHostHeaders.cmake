@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # static_attention_host_headers(<imported target> <entry>...)
 #
 # A cross compiler must not search the host's /usr/include: the host's C library headers would

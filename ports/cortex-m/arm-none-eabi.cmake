@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # The part of the Cortex-M toolchain files shared by both boards; included by cortex-m4f.cmake and
 # cortex-m3.cmake after they set
 #   STATIC_ATTENTION_CORTEX_M_FLAGS  the -mcpu/-mfpu/-mfloat-abi flags, a list

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # CMake toolchain file: Cortex-M3, no FPU (floating point in software, soft-float ABI); programs
 # run on QEMU's mps2-an385 board. Usage, from the repository root:
 #   cmake --toolchain ports/cortex-m/cortex-m3.cmake -S . -B build/m3 -DCMAKE_BUILD_TYPE=MinSizeRel

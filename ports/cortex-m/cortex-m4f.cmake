@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # CMake toolchain file: Cortex-M4F, single-precision FPU (FPv4-SP-D16), hard-float ABI; programs
 # run on QEMU's mps2-an386 board. Usage, from the repository root:
 #   cmake --toolchain ports/cortex-m/cortex-m4f.cmake -S . -B build/m4f -DCMAKE_BUILD_TYPE=MinSizeRel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 /* Measuring on QEMU's mps2 boards (C and C++): instructions with SysTick, stack by painting.
  *
  * Instructions: run under `qemu-run.sh --icount` (-icount shift=0: one instruction per virtual

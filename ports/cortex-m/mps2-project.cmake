@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Included at the end of the project() calls of a build configured with cortex-m4f.cmake or
 # cortex-m3.cmake (the toolchain sets CMAKE_PROJECT_INCLUDE to this file); acts once, at the
 # first, and never in CMake's own try-compile projects. It

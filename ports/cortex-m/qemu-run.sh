@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSL-1.0
 # Runs a program built with ports/cortex-m's toolchain files on QEMU's mps2 board, with
 # semihosting: the program's stdout and stderr are this script's, and so is its exit status.
 #   qemu-run.sh [--board mps2-an386|mps2-an385] [--icount] [--timeout SECONDS] program [args...]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 /* Minimal start-up for QEMU's mps2-an385 (Cortex-M3) and mps2-an386 (Cortex-M4F) boards, used
  * with mps2.ld and the toolchain files of this directory (see docs/embedded.md):
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # The tests built for AArch64 (read by CMakeLists.txt, the host side, and target/CMakeLists.txt):
 # <name>=<source under tests/>. A subset of the host suite, chosen for the kernels' 128-bit NEON
 # path and the same-bits promise: matmul on every shape with vector tails (1, 3, 5, 17, 33, 65),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Run-time truth: forward passes of self_attention, causal_attention and multi_head_attention,
 // on a sequence and on a batch, in evaluation and training mode, make no heap allocation.
 // Every global operator new is replaced by a counting one; the count is taken only while a
@@ -6,7 +7,7 @@
 #include <cstdlib>
 #include <new>
 
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
 #include <static_attention/static_attention.hpp>
 
 #include <doctest/doctest.h>

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: BSL-1.0
 // Causal attention: the mask hides the future, the two routes of the chapter agree, and the
 // context length bounds the sequence. (Values against torch are in chapter_test.cpp.)
 #include <limits>
 
-#include <static_attention/causal_attention.hpp>
-#include <static_attention/masking.hpp>
+#include <static_attention/core/masking.hpp>
+#include <static_attention/nn/causal_attention.hpp>
 
 #include "chapter_reference.hpp"
 #include "constexpr_check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Every stage of the chapter against PyTorch (float32, within 1e-6), with the weights PyTorch
 // drew for the chapter's seeds, both in static_assert and at run time.
 #include <static_attention/static_attention.hpp>

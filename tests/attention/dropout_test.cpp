@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // Dropout on attention weights: deterministic from the seed, scaled by 1/(1-p), off in
 // evaluation mode, and never reaching the values a causal mask removed.
-#include <static_attention/causal_attention.hpp>
-#include <static_attention/dropout.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/causal_attention.hpp>
+#include <static_attention/nn/dropout.hpp>
 
 #include "constexpr_check.hpp"
 

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // Multi-head attention: heads, the output projection, and the wrapper, in terms of the
 // single-head modules. (Values against torch are in chapter_test.cpp and random_shapes_test.cpp.)
 #include <boost/hana/at.hpp>
 #include <boost/hana/size.hpp>
 
-#include <static_attention/multi_head_attention.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/multi_head_attention.hpp>
 
 #include "constexpr_check.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Every module against torch on randomized shapes (N = 1..64, d = 1..64, heads 1..8, batch 1..4):
 // double within 1e-12, float within 1e-6. The cases are a Hana sequence of types; each one
 // instantiates the modules with its own shapes. The small cases are also checked by the compiler.

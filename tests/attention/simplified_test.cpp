@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSL-1.0
 // Simplified attention: the chapter's debugging technique. Every row of the batched context
 // vectors equals the per-token vector z_i = sum_j alpha_ij x_j, asserted for every row.
-#include <static_attention/simplified_attention.hpp>
+#include <static_attention/nn/simplified_attention.hpp>
 
 #include "chapter_reference.hpp"
 #include "constexpr_check.hpp"

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // An attention module over int.
 // expect: error: static assertion failed.*attention modules require a floating-point element type
 // expect: is_floating_element<int>
-#include <static_attention/self_attention.hpp>
+#include <static_attention/nn/self_attention.hpp>
 
 namespace sa = static_attention;
 

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // out_proj.bias given as a 2x3 matrix where a 1 x d_out row is needed.
 // expect: error: static assertion failed.*the bias is a 1 x d_out row \(nn.Linear's bias\)
 // expect: weight_shape_matches<(static_attention::)?shape<2, 3>, (static_attention::)?shape<1, 2> ?>
-#include <static_attention/multi_head_attention.hpp>
+#include <static_attention/nn/multi_head_attention.hpp>
 
 namespace sa = static_attention;
 

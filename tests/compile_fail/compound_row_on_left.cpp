@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // bias += y: the result (6x3) does not fit in the 1x3 row it would be stored in.
 // expect: store the result in a, so b must have a's shape or be a 1 x C row; here a is the row
 // expect: shapes_equal<(static_attention::)?shape<1, 3>, (static_attention::)?shape<6, 3> ?>
-#include <static_attention/matrix.hpp>
+#include <static_attention/core/matrix.hpp>
 
 namespace sa = static_attention;
 

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // Six tokens into a causal module whose context length is 4.
 // expect: error: static assertion failed.*the sequence is longer than the module's context_length
 // expect: tokens_within_context_length<6(UL)?, 4(UL)?>
-#include <static_attention/causal_attention.hpp>
+#include <static_attention/nn/causal_attention.hpp>
 
 namespace sa = static_attention;
 

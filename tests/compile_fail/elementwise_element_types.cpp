@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // float matrix minus double matrix: one element type is required.
 // expect: error: static assertion failed.*requires one element type
 // expect: element_types_equal<float, double>
-#include <static_attention/matrix.hpp>
+#include <static_attention/core/matrix.hpp>
 
 namespace sa = static_attention;
 

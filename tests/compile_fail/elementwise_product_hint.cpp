@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // a * b on a 6x3 and a 3x2: * is element-wise; the matrix product is matmul.
 // expect: error: static assertion failed.*a \* b is the element-wise product and requires equal shapes. for the matrix
 // product use matmul\(a, b\) expect: shapes_equal<(static_attention::)?shape<6, 3>, (static_attention::)?shape<3, 2> ?>
-#include <static_attention/matmul.hpp>
+#include <static_attention/core/matmul.hpp>
 
 namespace sa = static_attention;
 

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // Element-wise sum of a 6x3 and a 3x6 matrix.
 // expect: error: static assertion failed.*element-wise a \+ b, a - b, a \* b and a / b require equal shapes
 // expect: shapes_equal<(static_attention::)?shape<6, 3>, (static_attention::)?shape<3, 6> ?>
-#include <static_attention/matrix.hpp>
+#include <static_attention/core/matrix.hpp>
 
 namespace sa = static_attention;
 

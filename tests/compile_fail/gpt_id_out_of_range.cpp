@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: BSL-1.0
 // Id 64 in a vocabulary of 64, looked up during constant evaluation.
 // expect: index_out_of_range_for_shape
 // expect: (Shape = \{64\}|index_out_of_range_for_shape<64UL)
 #include <array>
 
-#include <static_attention/embedding.hpp>
+#include <static_attention/nn/embedding.hpp>
 
 namespace sa = static_attention;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Two labels for the three rows and columns of an attention matrix.
 // expect: require one label per row and one per column of weights
 // expect: label_count_matches<(static_attention::)?label_count<2>, (static_attention::)?label_count<3> ?>
@@ -5,7 +6,7 @@
 #include <sstream>
 #include <string_view>
 
-#include <static_attention/heatmap.hpp>
+#include <static_attention/io/heatmap.hpp>
 
 namespace sa = static_attention;
 

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // Three braced rows for a matrix of two rows.
 // expect: error: static assertion failed.*matrix<T, Rows, Cols>\{...\} requires exactly Rows braced rows
 // expect: braced_rows_fit<(static_attention::)?shape<2, 3>, (static_attention::)?braced_rows<3, 3, 3> ?>
-#include <static_attention/matrix.hpp>
+#include <static_attention/core/matrix.hpp>
 
 int main() {
 #ifdef SA_TWIN

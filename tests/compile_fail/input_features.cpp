@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // Inputs of 4 features into a module with d_in = 3.
 // expect: error: static assertion failed.*requires inputs of N x d_in \(tokens x features\)
 // expect: input_features_match<(static_attention::)?shape<6, 4>, 3(UL)?>
-#include <static_attention/self_attention.hpp>
+#include <static_attention/nn/self_attention.hpp>
 
 namespace sa = static_attention;
 

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSL-1.0
 // exp of a long double: refused with a reason, not reported as an ambiguity.
 // expect: static_attention::exp has float and double overloads only; long double is not supported
-#include <static_attention/math.hpp>
+#include <static_attention/core/math.hpp>
 
 namespace sa = static_attention;
 

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // Batched product of a batch of 2 and a batch of 3.
 // expect: error: static assertion failed.*matmul\(a, b\) on two tensors requires batch\(a\) == batch\(b\)
 // expect: batch_sizes_match<(static_attention::)?batch_size<2>, (static_attention::)?batch_size<3> ?>
-#include <static_attention/matmul.hpp>
+#include <static_attention/core/matmul.hpp>
 
 namespace sa = static_attention;
 

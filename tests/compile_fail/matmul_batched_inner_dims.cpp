@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // Batched product whose per-item inner dimensions differ.
 // expect: error: static assertion failed.*matmul\(a, b\) requires cols\(a\) == rows\(b\)
 // expect: inner_dims_match<(static_attention::)?shape<6, 3>, (static_attention::)?shape<6, 3> ?>
-#include <static_attention/matmul.hpp>
+#include <static_attention/core/matmul.hpp>
 
 namespace sa = static_attention;
 

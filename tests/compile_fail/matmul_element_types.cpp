@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // float weights times double inputs: one element type is required.
 // expect: error: static assertion failed.*matmul\(a, b\) requires one element type. convert one operand with map\(\)
 // expect: element_types_equal<float, double>
-#include <static_attention/matmul.hpp>
+#include <static_attention/core/matmul.hpp>
 
 namespace sa = static_attention;
 

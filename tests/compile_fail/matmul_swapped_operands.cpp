@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // weights (6x6) and values (2x6 by mistake): transpose(a) fits, so the hint says so.
 // expect: error: static assertion failed.*requires cols\(a\) == rows\(b\)
 // expect: inner_dims_match<(static_attention::)?shape<3, 2>, (static_attention::)?shape<3, 4> ?>
 // expect: did you mean matmul\(transpose\(a\), b\)
-#include <static_attention/matmul.hpp>
+#include <static_attention/core/matmul.hpp>
 
 namespace sa = static_attention;
 

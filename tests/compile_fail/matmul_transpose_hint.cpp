@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // queries (6x2) times keys (6x2) where keys^T was meant.
 // expect: error: static assertion failed.*requires cols\(a\) == rows\(b\).*did you mean matmul\(a, transpose\(b\)\)
 // expect: inner_dims_match<(static_attention::)?shape<6, 2>, (static_attention::)?shape<6, 2> ?>
-#include <static_attention/matmul.hpp>
+#include <static_attention/core/matmul.hpp>
 
 namespace sa = static_attention;
 

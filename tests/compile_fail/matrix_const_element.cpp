@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // A matrix of const elements, where a const matrix is meant.
 // expect: requires an element type T without const or volatile
 // expect: is_plain_element<const float>
-#include <static_attention/matrix.hpp>
+#include <static_attention/core/matrix.hpp>
 
 namespace sa = static_attention;
 

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: BSL-1.0
 // A model whose third layer takes 6 features where the second gives 8.
 // expect: error: static assertion failed.*model: each layer takes N x in_features
 // expect: layer_input_fits<(static_attention::)?layer_index<2>, (static_attention::)?shape<6, 8>,
 // (static_attention::)?shape<6, 6> ?>
 #include <boost/hana/type.hpp>
 
-#include <static_attention/linear_layer.hpp>
-#include <static_attention/model.hpp>
-#include <static_attention/multi_head_attention.hpp>
+#include <static_attention/nn/linear_layer.hpp>
+#include <static_attention/nn/model.hpp>
+#include <static_attention/nn/multi_head_attention.hpp>
 
 namespace sa = static_attention;
 namespace hana = boost::hana;

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: BSL-1.0
 // A float layer feeding a double layer: the model names the layer and both element types.
 // expect: model: each layer takes the element type the layer before \(or the input\) produces
 // expect: layer_element_types_match<(static_attention::)?layer_index<1>, float, double ?>
 #include <boost/hana/equal.hpp>
 
-#include <static_attention/linear_layer.hpp>
-#include <static_attention/model.hpp>
-#include <static_attention/self_attention.hpp>
+#include <static_attention/nn/linear_layer.hpp>
+#include <static_attention/nn/model.hpp>
+#include <static_attention/nn/self_attention.hpp>
 
 namespace sa = static_attention;
 namespace hana = boost::hana;

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // queries times keys, where keys^T was meant: with N == d_out the shapes agree, the names do not.
 // expect: error: static assertion failed.*matmul\(a, b\) requires cols\(a\) and rows\(b\) to be one dimension
 // expect: dim_names_match<(static_attention::)?dims::d_out, (static_attention::)?dims::tokens ?>
-#include <static_attention/named.hpp>
+#include <static_attention/core/named.hpp>
 
 namespace sa = static_attention;
 using namespace sa::dims;

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // x times transpose(W_query) when d_in == d_out: the shapes fit, the names do not.
 // expect: error: static assertion failed.*matmul\(a, b\) requires cols\(a\) and rows\(b\) to be one dimension
 // expect: dim_names_match<(static_attention::)?dims::d_in, (static_attention::)?dims::d_out ?>
-#include <static_attention/named.hpp>
+#include <static_attention/core/named.hpp>
 
 namespace sa = static_attention;
 using namespace sa::dims;

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // Activations so large that the softmax's input multiplier, s_q s_k log2(e) / sqrt(head_dim) 2^16,
 // is 2^30 or more: quantize() stops in constant evaluation and names the multiplier's value.
 // expect: quantize_multiplier_out_of_range
-#include <static_attention/quantize.hpp>
+#include <static_attention/quant.hpp>
 
 namespace sa = static_attention;
 

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // A bias row of 4 columns added to a 6x3 matrix: a row broadcasts only over rows of its width.
 // expect: static assertion failed.*a 1 x C row over every row of a, and require cols\(row\) == cols\(a\)
 // expect: row_broadcast_fits<(static_attention::)?shape<6, 3>, (static_attention::)?shape<1, 4> ?>
-#include <static_attention/matrix.hpp>
+#include <static_attention/core/matrix.hpp>
 
 namespace sa = static_attention;
 

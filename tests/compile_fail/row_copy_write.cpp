@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSL-1.0
 // Writing to an element of row(m, i), a copy of the row: the write would change nothing.
 // expect: read-only location|returns a const value
-#include <static_attention/matrix.hpp>
+#include <static_attention/core/matrix.hpp>
 
 namespace sa = static_attention;
 

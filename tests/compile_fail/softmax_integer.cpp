@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // softmax of integer scores.
 // expect: error: static assertion failed.*softmax\(m\) requires a floating-point element type
 // expect: is_floating_element<int>
-#include <static_attention/softmax.hpp>
+#include <static_attention/core/softmax.hpp>
 
 namespace sa = static_attention;
 

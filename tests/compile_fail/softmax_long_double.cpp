@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // softmax of long double scores: the library's exp is float and double only.
 // expect: softmax\(m\) requires a floating-point element type \(float or double\)
 // expect: is_floating_element<long double>
-#include <static_attention/softmax.hpp>
+#include <static_attention/core/softmax.hpp>
 
 namespace sa = static_attention;
 

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // A tensor whose braced rows have 2 values where D = 3: refused, not zero-filled.
 // expect: error: static assertion failed.*tensor<T, B, N, D>\{...\} requires exactly D values in every row
 // expect: braced_rows_fit<(static_attention::)?shape<2, 3>, (static_attention::)?braced_rows<2, 2> ?>
-#include <static_attention/tensor.hpp>
+#include <static_attention/core/tensor.hpp>
 
 int main() {
 #ifdef SA_TWIN

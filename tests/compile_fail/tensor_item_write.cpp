@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSL-1.0
 // Writing to an element of t[b], a copy of the batch item: the write would change nothing.
 // expect: read-only location|returns a const value
-#include <static_attention/tensor.hpp>
+#include <static_attention/core/tensor.hpp>
 
 namespace sa = static_attention;
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // nn.Linear-layout weights (d_out x d_in) given to the x @ W constructor.
 // expect: error: static assertion failed.*takes d_in x d_out weights \(x @ W\). these are d_out x d_in, nn.Linear's
 // layout: use from_linear expect: weight_shape_matches<(static_attention::)?shape<2, 3>, (static_attention::)?shape<3,
 // 2> ?>
-#include <static_attention/self_attention.hpp>
+#include <static_attention/nn/self_attention.hpp>
 
 namespace sa = static_attention;
 

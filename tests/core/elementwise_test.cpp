@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // Element-wise operations on equal shapes, scalar operations, map, approx_equal.
 #include <limits>
 
-#include <static_attention/matrix.hpp>
-#include <static_attention/tensor.hpp>
+#include <static_attention/core/matrix.hpp>
+#include <static_attention/core/tensor.hpp>
 
 #include "constexpr_check.hpp"
 

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSL-1.0
 // matmul against numpy: plain, batched, and batch times matrix; transpose against numpy too.
-#include <static_attention/matmul.hpp>
+#include <static_attention/core/matmul.hpp>
 
 #include "constexpr_check.hpp"
 #include "matmul_reference.hpp"

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSL-1.0
 // matrix<T, Rows, Cols>: construction, element access, factories, rows and columns.
-#include <static_attention/matrix.hpp>
+#include <static_attention/core/matrix.hpp>
 
 #include "constexpr_check.hpp"
 

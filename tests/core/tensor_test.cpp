@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSL-1.0
 // tensor<T, B, N, D>: construction, access, stack, batch items, transpose and reductions.
-#include <static_attention/tensor.hpp>
+#include <static_attention/core/tensor.hpp>
 
 #include "constexpr_check.hpp"
 

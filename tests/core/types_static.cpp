@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // Type-level truths about matrix and tensor, checked by compiling this file.
 #include <cstring>
 #include <type_traits>
 
 #include <boost/hana/equal.hpp>
 
-#include <static_attention/matmul.hpp>
+#include <static_attention/core/matmul.hpp>
 
 namespace sa = static_attention;
 namespace hana = boost::hana;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Type-level truths about what a user writes after the tutorial (issue #17), checked by
 // compiling this file: element access on temporaries, broadcasting shapes, a scalar on the left
 // of /, deduction guides of the modules, integer arguments to the math, and model folds that
@@ -7,8 +8,8 @@
 #include <boost/hana/equal.hpp>
 #include <boost/hana/type.hpp>
 
-#include <static_attention/linear_layer.hpp>
-#include <static_attention/model.hpp>
+#include <static_attention/nn/linear_layer.hpp>
+#include <static_attention/nn/model.hpp>
 #include <static_attention/static_attention.hpp>
 
 namespace sa = static_attention;

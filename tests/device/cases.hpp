@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The device tests' cases, shared by the programs that run on the boards (tests/device/target/,
 // cross-compiled, run under qemu-system-arm) and the host program that checks their output
 // (check.cpp). Each case is a type with
@@ -9,9 +10,9 @@
 //   torch      PyTorch's float32 result (numpy's for the math functions), with its tolerance:
 //              absolute (the attention tests' 1e-6, the embedded example's 1e-5) or, for math,
 //              a distance in representable floats (the contract of docs/accuracy.md).
-// The references were computed by tools/gen_attention_reference.py (torch, the chapter's seeds),
-// tools/gen_embedded_weights.py (torch, examples/weights/expected.npy),
-// tools/gen_gpt_reference.py (torch, the chapter-4 GPT) and tools/gen_math_reference.py (numpy);
+// The references were computed by tests/reference/gen_attention_reference.py (torch, the chapter's seeds),
+// tests/reference/gen_embedded_weights.py (torch, examples/weights/expected.npy),
+// tests/reference/gen_gpt_reference.py (torch, the chapter-4 GPT) and tests/reference/gen_math_reference.py (numpy);
 // no test needs python.
 #pragma once
 
@@ -22,8 +23,8 @@
 #include <iterator>
 #include <span>
 
-#include <static_attention/gpt.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/gpt.hpp>
 #include <static_attention/static_attention.hpp>
 
 #include <device/embedded_weights.hpp>  // examples/weights/*.npy, embedded at build time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The host side of the device tests: checks what a device program printed (run_cases.hpp).
 //   device_check <group> <device-output-file>
 // For every case of the group (tests/device/cases.hpp) the same computation was done here by the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -P script: float code built for a Cortex-M must compute in float, on the FPU where there is
 # one, and call no soft-double routine (issue #15). Lists the external symbols of object files
 # (nm -u) and refuses

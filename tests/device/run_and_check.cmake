@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -P script: one device test. Runs a program on a board (ports/cortex-m/qemu-run.sh), then
 # has the host check its output (device_check: the constant evaluator's bits and torch's values).
 #   -DRUNNER=<qemu-run.sh> -DBOARD=<mps2-an386|mps2-an385> -DPROGRAM=<elf> -DCHECK=<device_check>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -P script: runs embed_weights (TOOL) on inputs it must refuse and checks that each run
 # fails, writes no header, and says why. FIXTURES: tests/npy/fixtures; OUT: a scratch directory.
 file(REMOVE_RECURSE "${OUT}")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The generated header works in any namespace the tool accepts, even one with a component named
 // static_attention or std (every name it uses is fully qualified), and for weights too large for
 // a constexpr loop: a (300000, 1) matrix, initialised by bit_cast from one flat array.
@@ -8,7 +9,7 @@
 
 #include <proj/weights.hpp>      // namespace proj::static_attention
 #include <proj_std/weights.hpp>  // namespace proj::std
-#include <static_attention/npy.hpp>
+#include <static_attention/io/npy.hpp>
 
 #include "constexpr_check.hpp"
 #include "embed_reference.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Models out: weights numpy wrote, embedded by tools/embed_weights at build time. Type-level
 // truth (the shapes are in the types), constexpr truth (bit-exact values, a product computed by
 // the compiler), and run-time truth (the same checks again, and agreement with load_npy).
@@ -6,8 +7,8 @@
 #include <string>
 #include <type_traits>
 
-#include <static_attention/matmul.hpp>
-#include <static_attention/npy.hpp>
+#include <static_attention/core/matmul.hpp>
+#include <static_attention/io/npy.hpp>
 #include <test_model/weights.hpp>
 
 #include "constexpr_check.hpp"

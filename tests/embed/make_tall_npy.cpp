@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Writes a (300000, 1) float32 .npy of known values for embed.namespaces: larger than GCC's
 // constexpr loop limit (262144) and Clang's step limit allow a loop to copy, so the generator
 // must initialise it without one. Generated at build time rather than checked in (1.2 MB).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The values of the (300000, 1) weight that make_tall_npy writes and embed.namespaces checks:
 // exact in float, and different for neighbours.
 #pragma once

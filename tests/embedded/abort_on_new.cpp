@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Linked into a copy of examples/embedded_attention (see CMakeLists.txt): every global operator
 // new reports the call and ends the program with status 86, so the copy passes only if nothing
 // in it (the model, the forward pass, printf's C++ side) allocates through operator new. Built

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -P script: what the compiled embedded example holds, read with binutils.
 #   -DOBJECT=<embedded_attention.cpp.o> [-DBINARY=<embedded_attention>] -DNM=<nm> -DOBJDUMP=<objdump>
 #   -DREADELF=<readelf> -DSYMBOLS=<mangled names that must be in .rodata>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The canary of embedded.rodata: everything check_sections.cmake must refuse, in one object file
 // (test embedded.rodata.canary expects a refusal naming each one).
 #include <cstdio>

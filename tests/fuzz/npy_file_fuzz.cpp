@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // libFuzzer target for the readers that take a path, and for the weight embedder's input path:
 // each input is written to a file, then
 //  - load_npy_array (the embedder's reader), load_npy and load_npz must agree with the in-memory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // libFuzzer target for the .npy and .npz readers: any input must give a value or an error, never
 // a crash, UB or a leak (ASan and UBSan watch), and the readers must agree with each other.
 #include <bit>
@@ -5,7 +6,7 @@
 #include <cstdint>
 #include <span>
 
-#include <static_attention/npy.hpp>
+#include <static_attention/io/npy.hpp>
 
 namespace sa = static_attention;
 

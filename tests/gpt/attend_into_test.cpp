@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // attend_into: causal multi-head attention into caller-owned storage, bit for bit att(x), at
 // both times; and the chapter's exercise 3.3 at GPT-2 size (d = 768, 12 heads, 1024 tokens),
 // which att(x) cannot run on a default 8 MiB stack, with x, out and the cache on the heap.
@@ -5,9 +6,9 @@
 #include <cstdint>
 #include <memory>
 
-#include <static_attention/kv_cache.hpp>
-#include <static_attention/random.hpp>
-#include <static_attention/torch_init.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/kv_cache.hpp>
+#include <static_attention/nn/torch_init.hpp>
 
 #include "constexpr_check.hpp"
 

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // feed_forward against torch's FeedForward (Linear, GELU, Linear), weights initialised by
 // torch.manual_seed(7): from the reference weights, and from init_like_torch with the same seed.
-#include <static_attention/feed_forward.hpp>
-#include <static_attention/torch_init.hpp>
+#include <static_attention/nn/feed_forward.hpp>
+#include <static_attention/nn/torch_init.hpp>
 
 #include "constexpr_check.hpp"
 #include "gpt_reference.hpp"

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSL-1.0
 // gelu (the book's tanh approximation) against torch on [-6, 6] and beyond: float within 1e-6,
 // double within 1e-12, at both times; and against ReLU, as the book compares them.
-#include <static_attention/gelu.hpp>
+#include <static_attention/nn/gelu.hpp>
 
 #include "constexpr_check.hpp"
 #include "gpt_reference.hpp"

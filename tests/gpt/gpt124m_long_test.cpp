@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Reliability under a long run: GPT-2 124M decodes from "Hello, I am" to its full context of
 // 1024 tokens through one workspace, one token per step; at sampled positions the logits are
 // compared, bit for bit, with a recomputation of the whole sequence from scratch (a fresh
@@ -10,8 +11,8 @@
 
 #include <doctest/doctest.h>
 
-#include <static_attention/gpt.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/gpt.hpp>
 
 #include "gpt_reference.hpp"
 #include "gpt_test_support.hpp"
@@ -33,7 +34,7 @@ logits_row recompute(const gpt2& m, const std::array<int, 1024>& ids) {
   auto ws = std::make_unique<workspace>();
   std::array<int, Len> prefix{};
   for (std::size_t i = 0; i < Len; ++i) prefix[i] = ids[i];
-  return m.head(m.prefill(prefix, *ws));
+  return m.head(m.prefill(prefix, *ws).value());
 }
 
 bool same_bits(const logits_row& a, const logits_row& b) {
@@ -52,18 +53,18 @@ TEST_CASE("GPT-2 124M decodes to its full context of 1024 tokens, as the full re
   static std::array<logits_row, samples.size()> cached{};
   std::array<int, 1024> ids{15496, 11, 314, 716};  // "Hello, I am"
   // Prompt once, then one token per step: the loop generate() runs, keeping sampled logits.
-  logits_row logits = m.head(m.prefill(std::array<int, 4>{15496, 11, 314, 716}, ws));
+  logits_row logits = m.head(m.prefill(std::array<int, 4>{15496, 11, 314, 716}, ws).value());
   for (std::size_t len = 4; len < 1024; ++len) {
     for (std::size_t s = 0; s < samples.size(); ++s)
       if (samples[s] == len) cached[s] = logits;
     ids[len] = static_cast<int>(sa::detail::argmax(sa::softmax(logits)));
-    if (len + 1 < 1024) logits = m.head(m.hidden(std::array<int, 1>{ids[len]}, ws));
+    if (len + 1 < 1024) logits = m.head(m.hidden(std::array<int, 1>{ids[len]}, ws).value());
   }
   CHECK(ws.length() == 1023);
   // The book's continuation, and generate() through the same workspace agrees throughout.
   for (std::size_t i = 0; i < 10; ++i) CHECK(ids[i] == ref::gpt124m_generated[i]);
   static std::array<int, 1024> generated;
-  generated = sa::generate<1020>(m, std::array<int, 4>{15496, 11, 314, 716}, ws);
+  generated = sa::generate<1020>(m, std::array<int, 4>{15496, 11, 314, 716}, ws).value();
   CHECK(generated == ids);
   // The logits at sampled positions, bit for bit, against a fresh recomputation.
   CHECK(same_bits(cached[0], recompute<4>(m, ids)));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // GPT-2 124M (the book's GPT_CONFIG_124M) at run time: initialised as torch.manual_seed(123);
 // GPTModel(cfg) does, it generates the book's ids for "Hello, I am", and its logits for the
 // book's batch are torch's within 1e-4. The model lives in static storage (about 650 MB of .bss).
@@ -7,8 +8,8 @@
 
 #include <boost/hana/at.hpp>
 
-#include <static_attention/gpt.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/gpt.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: BSL-1.0
 // Helpers shared by the GPT tests: torch's references as matrices, and a relative comparison.
 #pragma once
 
 #include <cstddef>
 
-#include <static_attention/matrix.hpp>
+#include <static_attention/core/matrix.hpp>
 
 #include "reference_support.hpp"
 

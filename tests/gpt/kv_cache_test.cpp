@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The KV cache: a prompt run once and then one token per step gives, bit for bit, the hidden
 // states and ids of recomputing the whole sequence every step (the book's generate_text_simple
 // without a cache: model(ids) on the cropped sequence, its last row, softmax, argmax). Checked
@@ -6,8 +7,8 @@
 #include <bit>
 #include <cstdint>
 
-#include <static_attention/gpt.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/gpt.hpp>
 
 #include "constexpr_check.hpp"
 #include "gpt_reference.hpp"
@@ -46,9 +47,9 @@ constexpr bool cached_rows_are_full_rows() {
   const std::array<int, 6> ids{5, 17, 42, 63, 0, 9};
   const auto full = m.hidden(ids);
   sa::gpt_workspace<T, Cfg, 6> ws;
-  const auto a = m.hidden(std::array<int, 3>{5, 17, 42}, ws);
-  const auto b = m.hidden(std::array<int, 2>{63, 0}, ws);
-  const auto c = m.hidden(std::array<int, 1>{9}, ws);
+  const auto a = m.hidden(std::array<int, 3>{5, 17, 42}, ws).value();
+  const auto b = m.hidden(std::array<int, 2>{63, 0}, ws).value();
+  const auto c = m.hidden(std::array<int, 1>{9}, ws).value();
   bool ok = ws.length() == 6;
   for (std::size_t i = 0; i < 3; ++i) ok = ok && same_bits(sa::row(a, i), sa::row(full, i));
   for (std::size_t i = 0; i < 2; ++i) ok = ok && same_bits(sa::row(b, i), sa::row(full, 3 + i));
@@ -85,9 +86,9 @@ inline constexpr auto recomputed = recompute<3>(model<T, Cfg>, prompt);
 template <class T, sa::gpt_config Cfg>
 constexpr bool cached_generation_is_recomputation() {
   sa::gpt_workspace<T, Cfg, 6> ws;
-  const auto cached = sa::generate<3>(model<T, Cfg>, prompt, ws);
+  const auto cached = sa::generate<3>(model<T, Cfg>, prompt, ws).value();
   // One workspace serves call after call: each starts from its prompt.
-  const auto again = sa::generate<3>(model<T, Cfg>, prompt, ws);
+  const auto again = sa::generate<3>(model<T, Cfg>, prompt, ws).value();
   return cached == recomputed<T, Cfg> && again == cached;
 }
 
@@ -107,10 +108,10 @@ TEST_CASE("kv_cache: generate with a workspace is the book's recomputing loop") 
 TEST_CASE("kv_cache: at capacity the window slides as the book crops") {
   // 4 + 8 ids with context 8: the last three steps rerun the last 8 ids.
   static sa::gpt_workspace<float, tiny, 8> ws;
-  const auto ids = sa::generate<8>(model<float, tiny>, prompt, ws);
+  const auto ids = sa::generate<8>(model<float, tiny>, prompt, ws).value();
   CHECK(ids == recompute<8>(model<float, tiny>, prompt));
   CHECK(gpt_test::same_ids(ids, ref::tiny_generated_long));
   // A prompt longer than the context: its last 8 ids.
   const std::array<int, 10> long_prompt{1, 2, 3, 4, 5, 17, 42, 63, 7, 8};
-  CHECK(sa::generate<3>(model<float, tiny>, long_prompt, ws) == recompute<3>(model<float, tiny>, long_prompt));
+  CHECK(sa::generate<3>(model<float, tiny>, long_prompt, ws).value() == recompute<3>(model<float, tiny>, long_prompt));
 }

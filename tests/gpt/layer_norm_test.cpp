@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // layer_norm against torch (the book's LayerNorm, eps 1e-5, biased variance): float within 1e-6,
 // double within 1e-12, at compile time and at run time; and the book's check that each
 // normalised row has mean 0 and variance 1.
-#include <static_attention/layer_norm.hpp>
+#include <static_attention/nn/layer_norm.hpp>
 
 #include "constexpr_check.hpp"
 #include "gpt_reference.hpp"

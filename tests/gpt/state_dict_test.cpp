@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Run-time truth: load_state_dict reads the .npz archives tools/export_state_dict.py writes of the
 // book's GPTModel (tests/gpt/fixtures/), giving torch's logits (1e-6) and torch's generated ids
 // (exactly); every archive that does not fit the model is an error naming the tensor, and leaves
@@ -23,9 +24,9 @@
 #include <doctest/doctest.h>
 #include <boost/hana/for_each.hpp>
 
-#include <static_attention/gpt.hpp>
-#include <static_attention/random.hpp>
-#include <static_attention/state_dict.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/io/state_dict.hpp>
+#include <static_attention/nn/gpt.hpp>
 
 #include "gpt_test_support.hpp"
 #include "tiny_state_dict_reference.hpp"
@@ -469,6 +470,25 @@ TEST_CASE("load_state_dict: the causal masks are optional, of either float dtype
   const temp_file biased("out_head_bias.npz");
   with_bias.save(biased.path);
   check_refused<float, tiny>(biased.path, errc::unexpected_tensor, "out_head.bias", {"has no bias"});
+}
+
+TEST_CASE("load_state_dict is strict: any entry the model lacks is refused, unless strict = false") {
+  const auto source = torch_model<float, tiny>(7);
+  npz_writer npz;
+  export_state_dict(npz, *source);
+  const std::array<float, 2> extra{1.0f, 2.0f};
+  npz.add("lm_head.weight", {2}, extra.data());
+  const temp_file file("extra_entry.npz");
+  npz.save(file.path);
+  check_refused<float, tiny>(file.path, errc::unexpected_tensor, "lm_head.weight",
+                             {"no such tensor", "load_options{.strict = false}"});
+  auto lenient = torch_model<float, tiny>(123);
+  const auto r = sa::load_state_dict(*lenient, file.path, {.strict = false});
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(bytes_of(*lenient) == bytes_of(*source));
+  // The qkv biases of a qkv_bias = true archive, ignored when not strict.
+  auto no_bias = torch_model<float, sa::gpt_config{64, 8, 18, 3, 2, false}>(123);
+  CHECK(sa::load_state_dict(*no_bias, fixture("tiny_state_dict_bias3.npz"), {.strict = false}).has_value());
 }
 
 TEST_CASE("load_state_dict: the round trip of torch's tiny state dict, float and double") {

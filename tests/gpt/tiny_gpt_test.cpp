@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The chapter's GPT, small enough for the compiler: vocab 64, context 8, emb 16, 2 heads,
 // 2 layers, initialised as torch.manual_seed(123); GPTModel(cfg) does, checked against torch's
 // logits (1e-6 float, 1e-12 double) and torch's generated ids (exact), inside static_assert
@@ -7,8 +8,8 @@
 
 #include <boost/hana/at.hpp>
 
-#include <static_attention/gpt.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/gpt.hpp>
 
 #include "constexpr_check.hpp"
 #include "gpt_reference.hpp"
@@ -42,7 +43,7 @@ constexpr bool init_matches_torch(const double (&tok)[8], const double (&pos)[8]
   const auto& m = model<T, Cfg>;
   constexpr std::size_t d = Cfg.emb_dim;
   constexpr std::size_t v = Cfg.vocab_size;
-  const auto& block0 = boost::hana::at_c<0>(m.trf_blocks);
+  const auto& block0 = m.trf_blocks[0];
   for (std::size_t k = 0; k < 8; ++k) {
     // Linear weights are kept as x @ W: torch's row 0 is column 0 here.
     if (m.tok_emb.weight.elems[k] != static_cast<T>(tok[k]) || m.pos_emb.weight.elems[k] != static_cast<T>(pos[k]) ||

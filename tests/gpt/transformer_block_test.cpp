@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // transformer_block against torch's TransformerBlock (pre-LN, shortcuts), weights from
 // torch.manual_seed(9): float within 1e-6, double within 1e-12, at both times; init_like_torch
 // from the same seed draws the same weights.
-#include <static_attention/torch_init.hpp>
-#include <static_attention/transformer_block.hpp>
+#include <static_attention/nn/torch_init.hpp>
+#include <static_attention/nn/transformer_block.hpp>
 
 #include "constexpr_check.hpp"
 #include "gpt_reference.hpp"

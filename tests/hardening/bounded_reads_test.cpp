@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Run-time truth about the readers' memory on hostile inputs: /dev/zero, a FIFO that never ends,
 // sparse files of 3 GiB and headers that promise terabytes. Each gives an error value (or, for
 // a valid archive behind a 3 GiB hole, the value), and the heap peak while reading, counted by a
@@ -23,7 +24,7 @@
 
 #include <doctest/doctest.h>
 
-#include <static_attention/npy.hpp>
+#include <static_attention/io/npy.hpp>
 
 // --- a heap that counts its peak ----------------------------------------------------------
 namespace {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -P script: reads the -fstack-usage output (.su) of OBJECTS and fails if any frame is
 # larger than LIMIT bytes, or of dynamic size unless ALLOW_DYNAMIC (sanitizers allocate their
 # redzones dynamically); prints the largest frame.

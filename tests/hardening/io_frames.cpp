@@ -1,14 +1,18 @@
+// SPDX-License-Identifier: BSL-1.0
 // Type-level truth about the stack: the public I/O functions instantiated for a small matrix and
 // for matrices and tensors of several MiB, compiled with -fstack-usage. check_stack_usage.cmake
 // then bounds every frame, so a matrix copied on the stack (as parse_npy_as did on GCC, 262,832
 // bytes for a 256 KiB matrix) fails the test. An object library: compiling it is what matters.
 #include <array>
+#include <filesystem>
 #include <ostream>
 #include <span>
 #include <string_view>
 
-#include <static_attention/heatmap.hpp>
-#include <static_attention/npy.hpp>
+#include <static_attention/io/heatmap.hpp>
+#include <static_attention/io/npy.hpp>
+#include <static_attention/io/safetensors.hpp>
+#include <static_attention/io/state_dict.hpp>
 
 namespace sa = static_attention;
 
@@ -45,3 +49,18 @@ template bool sa::render_terminal<double, 256>(std::ostream&, const square&, std
 // The run-time-shaped readers, for completeness.
 sa::npy_result<sa::npy_array> load_any(std::string_view path) { return sa::load_npy_array(path); }
 sa::npy_result<sa::npy_array> parse_any(std::span<const std::byte> bytes) { return sa::parse_npy_array(bytes); }
+
+// The model loaders, for a tiny GPT and for one whose tensors are MiBs (GPT-2's vocabulary and
+// context): their frames must not grow with the model.
+inline constexpr sa::gpt_config tiny_gpt{64, 8, 16, 2, 2, false};
+inline constexpr sa::gpt_config wide_gpt{50257, 1024, 64, 1, 1, true};
+#define SA_LOADER_FRAMES(T, CFG)                                                                                    \
+  template sa::state_dict_result sa::load_state_dict<T, CFG>(sa::gpt_model<T, CFG>&, const std::filesystem::path&,  \
+                                                             const sa::load_options&);                              \
+  template sa::state_dict_result sa::load_safetensors<T, CFG>(sa::gpt_model<T, CFG>&, const std::filesystem::path&, \
+                                                              const sa::load_options&);                             \
+  template sa::state_dict_result sa::parse_safetensors<T, CFG>(sa::gpt_model<T, CFG>&, std::span<const std::byte>,  \
+                                                               const sa::load_options&, std::string_view);
+SA_LOADER_FRAMES(float, tiny_gpt)
+SA_LOADER_FRAMES(float, wide_gpt)
+SA_LOADER_FRAMES(double, wide_gpt)

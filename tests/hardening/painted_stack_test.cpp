@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Run-time truth about the stack: the I/O functions run on a thread whose stack the test
 // allocates and paints (1 MiB), for a 3 x 2 matrix and for a 2048 x 768 one (6 MiB); the depth
 // each run reaches is measured from the paint that is left. A matrix copied on the stack would
@@ -21,8 +22,8 @@
 
 #include <doctest/doctest.h>
 
-#include <static_attention/heatmap.hpp>
-#include <static_attention/npy.hpp>
+#include <static_attention/io/heatmap.hpp>
+#include <static_attention/io/npy.hpp>
 
 namespace sa = static_attention;
 

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: BSL-1.0
 // The chapter's simplified attention weights (softmax(x xᵀ) of "Your journey starts with one
 // step"), to four decimals: fixed data for the heatmap tests, independent of softmax().
 #pragma once
 
 #include <array>
-#include <static_attention/matrix.hpp>
+#include <static_attention/core/matrix.hpp>
 #include <string_view>
 
 namespace heatmap_test {

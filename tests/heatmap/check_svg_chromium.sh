@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSL-1.0
 # CTest: headless Chromium renders the SVG that write_heatmap_svg writes, and the picture is not
 # blank: it has many colours, among them both ends of the colour scale (the largest weight's cell
 # is #fde725 and the smallest's #440154).

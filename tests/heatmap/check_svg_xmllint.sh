@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSL-1.0
 # CTest: the SVG that write_heatmap_svg writes is well-formed XML (xmllint --noout).
 # Usage: check_svg_xmllint.sh <write_heatmap_svg> <work dir>. Exit 77 (skipped) without xmllint.
 set -eu

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // write_svg_heatmap and render_terminal: the structure of their output (run-time checks).
 #include <doctest/doctest.h>
 
@@ -8,7 +9,7 @@
 #include <limits>
 #include <span>
 #include <sstream>
-#include <static_attention/heatmap.hpp>
+#include <static_attention/io/heatmap.hpp>
 #include <string>
 #include <string_view>
 #include <vector>

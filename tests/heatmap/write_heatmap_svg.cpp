@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: BSL-1.0
 // Writes the SVG heatmap that the xmllint and Chromium tests check: the chapter's weights, with
 // labels that need escaping. Usage: write_heatmap_svg <out.svg>
 #include <array>
 #include <fstream>
 #include <iostream>
-#include <static_attention/heatmap.hpp>
+#include <static_attention/io/heatmap.hpp>
 #include <string_view>
 
 #include "chapter_weights.hpp"

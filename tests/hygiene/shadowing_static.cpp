@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A user's file with globals of every common short name, then every public template
 // instantiated: with -Wshadow -Werror it compiles only if no library template declares a
 // local name that shadows them (GCC warns for lambda parameters in header templates).
@@ -6,15 +7,15 @@
 #include <string_view>
 
 #if __has_include(<fmt/format.h>)
-#include <static_attention/fmt.hpp>
+#include <static_attention/io/fmt.hpp>
 #define SA_HYGIENE_FMT 1
 #endif
-#include <static_attention/heatmap.hpp>
-#include <static_attention/linear_layer.hpp>
-#include <static_attention/model.hpp>
-#include <static_attention/named.hpp>
-#include <static_attention/print.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/named.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/io/heatmap.hpp>
+#include <static_attention/io/print.hpp>
+#include <static_attention/nn/linear_layer.hpp>
+#include <static_attention/nn/model.hpp>
 #include <static_attention/static_attention.hpp>
 
 namespace sa = static_attention;

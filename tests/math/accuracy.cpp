@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSL-1.0
 // Accuracy contract at run time: max ULP error against the long double <cmath> reference
 // on 10^5 deterministic inputs per function and type (half uniform over the interesting
-// range, half random bit patterns over every binade). tools/ulp_report.cpp runs >= 10^6.
+// range, half random bit patterns over every binade). tools/dev/ulp_report.cpp runs >= 10^6.
 #include <cstddef>
 #include <cstdint>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Shared helpers of the math tests: deterministic inputs, ULP measures, bit comparison.
 #pragma once
 
@@ -9,7 +10,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "static_attention/math.hpp"
+#include "static_attention/core/math.hpp"
 
 namespace sa_math_test {
 

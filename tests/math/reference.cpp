@@ -1,4 +1,5 @@
-// Golden values from numpy (tools/gen_math_reference.py): an independent reference.
+// SPDX-License-Identifier: BSL-1.0
+// Golden values from numpy (tests/reference/gen_math_reference.py): an independent reference.
 // Distances are in representable steps; numpy's float64 results may themselves be ~1 ulp
 // off, so the double bounds are one step wider than the contract.
 #include <cstddef>

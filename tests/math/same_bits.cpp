@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Same bits in both worlds (constexpr vs run time): for each function and type, a table of
 // results computed in constant evaluation is compared bit for bit with the same inputs
 // computed at run time, by the scalar functions and by the array overloads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Special values as IEEE 754 / glibc, checked in both worlds: each check is a constexpr bool
 // function run by static_assert and again at run time (SA_CHECK_BOTH).
 #include <bit>

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // Compile-only checks: the math functions in static_assert (type-level and constexpr truth).
 #include <limits>
 #include <type_traits>
 
-#include "static_attention/math.hpp"
+#include "static_attention/core/math.hpp"
 
 namespace sa = static_attention;
 

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: BSL-1.0
 // Whole-model shape checking: a Hana tuple of layers, a fold that carries the shape through
 // them, and a forward pass equal to calling the layers one by one.
 #include <boost/hana/at.hpp>
 #include <boost/hana/equal.hpp>
 #include <boost/hana/type.hpp>
 
-#include <static_attention/linear_layer.hpp>
-#include <static_attention/model.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/linear_layer.hpp>
+#include <static_attention/nn/model.hpp>
 #include <static_attention/static_attention.hpp>
 
 #include "constexpr_check.hpp"

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // Named dimensions, type-level truths: names travel through matmul, transpose and softmax,
 // unnamed dimensions agree with any name, and mismatched names are detectable.
 #include <type_traits>
 
-#include <static_attention/named.hpp>
+#include <static_attention/core/named.hpp>
 
 namespace sa = static_attention;
 using namespace sa::dims;

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSL-1.0
 // Named dimensions change no value: every operation equals the unnamed one.
-#include <static_attention/named.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/named.hpp>
+#include <static_attention/core/random.hpp>
 
 #include "constexpr_check.hpp"
 

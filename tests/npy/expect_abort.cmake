@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -P script: runs PROGRAM, which must stop abnormally (abort) and print a line matching REGEX.
 # CTest itself counts a signal as a failure whatever the output, hence this wrapper.
 execute_process(COMMAND "${PROGRAM}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

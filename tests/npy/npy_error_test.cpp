@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Run-time truth: every way a .npy input can be wrong is an error value with a code and a message
 // naming the input, the expectation and the finding; no error leaves a value behind.
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Run-time truth: .npy files written by numpy load bit-exactly into the matrix or tensor type
 // that states their shape, in format versions 1.0, 2.0 and 3.0, float32 and float64.
 #include <cstddef>

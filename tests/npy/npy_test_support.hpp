@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Helpers of the npy tests: fixture paths, bit-exact comparison, crafted .npy images, temp files.
 #pragma once
 
@@ -14,7 +15,7 @@
 
 #include <doctest/doctest.h>
 
-#include <static_attention/npy.hpp>
+#include <static_attention/io/npy.hpp>
 
 namespace npy_test {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Run-time truth: arrays of an .npz archive written by np.savez load bit-exactly by name, and a
 // damaged or unsupported archive is an error value naming the archive, the entry and the finding.
 #include <cstddef>
@@ -42,7 +43,7 @@ struct archive {
     if (from_file && from_memory) CHECK(from_file.value() == from_memory.value());
     if (!from_file && !from_memory) {
       CHECK(from_file.error().code == from_memory.error().code);
-      std::string message = from_file.error().message;
+      std::string message{from_file.error().message.view()};
       for (std::size_t at = message.find(file.str()); at != std::string::npos; at = message.find(file.str()))
         message.replace(at, file.str().size(), "w.npz");
       CHECK(message == from_memory.error().message);
@@ -169,16 +170,16 @@ TEST_CASE("damaged archives") {
   check_error(twice.load(), errc::zip_malformed, {});
 }
 
-TEST_CASE("unsupported ZIP features: encryption, other methods, ZIP64 end records, split archives") {
+TEST_CASE("unsupported ZIP features: encryption, other methods, split archives") {
   archive encrypted;
   put(encrypted.bytes, encrypted.central() + 8, 2, 1);
   check_error(encrypted.load(), errc::zip_unsupported, {"encrypted"});
   archive bzip2;
   put(bzip2.bytes, bzip2.central() + 10, 2, 12);
   check_error(bzip2.load(), errc::zip_compressed, {"use np.savez", "method 12)"});
-  archive zip64;
-  put(zip64.bytes, zip64.eocd() + 10, 2, 0xffff);
-  check_error(zip64.load(), errc::zip_unsupported, {"ZIP64"});
+  archive zip64;  // an offset deferring to a ZIP64 end record that is not there
+  put(zip64.bytes, zip64.eocd() + 16, 4, 0xffffffffu);
+  check_error(zip64.load(), errc::zip_malformed, {"ZIP64 end record"});
   archive split;
   put(split.bytes, split.eocd() + 4, 2, 1);
   check_error(split.load(), errc::zip_unsupported, {"multi-disk"});

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // STATIC_ATTENTION_USE_FMT: print.hpp alone brings in the {fmt} formatter when asked to.
 #define STATIC_ATTENTION_USE_FMT
 #include <doctest/doctest.h>
 
-#include <static_attention/print.hpp>
+#include <static_attention/io/print.hpp>
 
 namespace sa = static_attention;
 

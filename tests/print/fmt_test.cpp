@@ -1,8 +1,9 @@
-// fmt::format("{}", m) through static_attention/fmt.hpp: the same text as to_string.
+// SPDX-License-Identifier: BSL-1.0
+// fmt::format("{}", m) through static_attention/io/fmt.hpp: the same text as to_string.
 #include <doctest/doctest.h>
 #include <fmt/ranges.h>
 
-#include <static_attention/fmt.hpp>
+#include <static_attention/io/fmt.hpp>
 #include <vector>
 
 namespace sa = static_attention;

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // to_string and operator<< against PyTorch: run-time checks of the exact text torch prints.
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <optional>
 #include <sstream>
-#include <static_attention/print.hpp>
+#include <static_attention/io/print.hpp>
 #include <string>
 
 #include "print_reference.hpp"

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: BSL-1.0
 // The int8 weights path end to end: examples/weights/*.npy (a float 16 -> 16 four-head
 // attention) and fixtures/calibration.npy through tools/quantize_weights.py into a header of
 // constexpr int8 codes, which must equal static_attention::quantize() of the same float model
 // (embedded with static_attention_embed_weights) and stay within its error bound against torch.
-#include <static_attention/elementwise.hpp>
-#include <static_attention/quantize.hpp>
+#include <static_attention/core/elementwise.hpp>
+#include <static_attention/quant.hpp>
 
 #include <int8_weights/attention.hpp>  // tools/quantize_weights.py
 #include <int8_weights/float.hpp>      // tools/embed_weights.cpp

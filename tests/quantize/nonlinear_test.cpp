@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The integer nonlinearities against the float functions, over their whole input range:
 // exp2_q16 on every Q16 input in [-32, 0] (run time, exhaustive; a sample in static_assert), the
 // integer softmax against the float softmax, and the GPT's: the integer square root, the integer
@@ -5,9 +6,9 @@
 #include <cmath>
 #include <cstdint>
 
-#include <static_attention/quantize.hpp>
-#include <static_attention/random.hpp>
-#include <static_attention/softmax.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/core/softmax.hpp>
+#include <static_attention/quant.hpp>
 
 #include "constexpr_check.hpp"
 

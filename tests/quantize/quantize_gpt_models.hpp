@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The tiny GPT the quantization tests quantize (tests/gpt's: vocab 64, context 8, emb 16, two
 // heads, two layers, drawn as torch.manual_seed(123); GPTModel(cfg) draws), its calibration and
 // held-out token ids, and the int8 model, each in a constant evaluation of its own.
@@ -5,9 +6,9 @@
 
 #include <cstddef>
 
-#include <static_attention/gpt.hpp>
-#include <static_attention/quantize.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/gpt.hpp>
+#include <static_attention/quant.hpp>
 
 namespace quant_gpt_models {
 namespace sa = static_attention;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // int8 post-training quantization of the tiny GPT at compile time: its logits against the float
 // model's on held-out ids and the agreement of their greedy (argmax) tokens, bounded in
 // static_assert and again at run time; greedy generation; the contract's types; the int16
@@ -7,9 +8,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <static_attention/elementwise.hpp>
-#include <static_attention/gpt.hpp>
-#include <static_attention/quantize.hpp>
+#include <static_attention/core/elementwise.hpp>
+#include <static_attention/nn/gpt.hpp>
+#include <static_attention/quant.hpp>
 
 #include "constexpr_check.hpp"
 #include "quantize_gpt_models.hpp"

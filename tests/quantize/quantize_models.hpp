@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: BSL-1.0
 // The float models the quantization tests quantize, their calibration and held-out inputs: the
 // chapter's MultiHeadAttention (3 -> 2, two heads, context 6, torch's weights) and a 16 -> 16
 // four-head attention drawn as torch.manual_seed(123) draws nn.Linear weights.
 #pragma once
 
-#include <static_attention/multi_head_attention.hpp>
-#include <static_attention/quantize.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/multi_head_attention.hpp>
+#include <static_attention/quant.hpp>
 
 #include "chapter_reference.hpp"
 #include "reference_support.hpp"

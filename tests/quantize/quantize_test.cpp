@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // int8 post-training quantization at compile time: the chapter's multi-head attention and a
 // 16 -> 16 four-head attention, their error against float bounded in static_assert (on held-out
 // inputs) and again at run time, and the pieces: multipliers, rounding, requantization.
 #include <cstdint>
 #include <type_traits>
 
+#include <static_attention/quant.hpp>
 #include <static_attention/static_attention.hpp>
 
 #include "constexpr_check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Same bits at both times: the quantized models' outputs (attention and the tiny GPT), computed in a static constexpr
 // variable and again at run time on inputs read through volatile, compared bit for bit (integers
 // plus the two float ends: one rounded product in, one out).
@@ -5,7 +6,7 @@
 #include <bit>
 #include <cstdint>
 
-#include <static_attention/quantize.hpp>
+#include <static_attention/quant.hpp>
 
 #include "quantize_gpt_models.hpp"
 #include "quantize_models.hpp"

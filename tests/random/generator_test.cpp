@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSL-1.0
 // torch_generator, rand and uniform against PyTorch 1.13's draws (constexpr and run time).
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
 
 #include <cstdint>
 #include <type_traits>

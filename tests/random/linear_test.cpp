@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSL-1.0
 // nn.Linear's default initialisation (kaiming_uniform_ weight, then bias) against PyTorch 1.13.
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
 
 #include <cstdint>
 #include <type_traits>

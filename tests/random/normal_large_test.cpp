@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // normal_fill on large tensors in static storage (run time only): GPT-2's token embedding
 // (50257 x 768 floats, as nn.Embedding(50257, 768) draws it after torch.manual_seed(123)) and a
 // million doubles and floats with a 3-element tail, against sampled elements of torch's.
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
 
 #include <bit>
 #include <cstddef>

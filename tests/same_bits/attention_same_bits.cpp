@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: BSL-1.0
 // softmax and every attention stage and module: run time gives the constant evaluator's bits,
 // on laundered and on constant inputs, float and double, the chapter's 6x3 and shapes with tails.
 #include <doctest/doctest.h>
 
 #include <limits>
 
-#include <static_attention/linear_layer.hpp>
-#include <static_attention/model.hpp>
-#include <static_attention/random.hpp>
+#include <static_attention/core/random.hpp>
+#include <static_attention/nn/linear_layer.hpp>
+#include <static_attention/nn/model.hpp>
 #include <static_attention/static_attention.hpp>
 
 #include "same_bits_support.hpp"

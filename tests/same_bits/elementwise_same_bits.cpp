@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: BSL-1.0
 // Element-wise operations at both times, alone and composed as a user writes them (a * b + c,
 // c - a * s), where inlining at run time could otherwise fuse the product into the sum; gelu
 // (vectorised at run time) and layer_norm.
 #include <doctest/doctest.h>
 
-#include <static_attention/elementwise.hpp>
-#include <static_attention/gelu.hpp>
-#include <static_attention/layer_norm.hpp>
-#include <static_attention/matrix.hpp>
-#include <static_attention/tensor.hpp>
+#include <static_attention/core/elementwise.hpp>
+#include <static_attention/core/matrix.hpp>
+#include <static_attention/core/tensor.hpp>
+#include <static_attention/nn/gelu.hpp>
+#include <static_attention/nn/layer_norm.hpp>
 
 #include "same_bits_support.hpp"
 

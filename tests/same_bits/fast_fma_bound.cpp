@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // STATIC_ATTENTION_FAST_FMA (defined for this file by CMake): the kernels may fuse, and the
 // difference from the constant evaluator stays within the bound docs/accuracy.md states:
 // |fast - constexpr| <= 2 gamma_K sum_k |a_ik b_kj|, gamma_K = K u / (1 - K u), u = 2^-p (both
@@ -7,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-#include <static_attention/matmul.hpp>
+#include <static_attention/core/matmul.hpp>
 
 #include "same_bits_support.hpp"
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // matmul (plain, batched, batch x matrix) and transpose: run time gives the constant
 // evaluator's bits, on shapes with vector tails (1, 3, 5, 17, 33, 65) and the chapter's 6x3.
 #include <doctest/doctest.h>
 
-#include <static_attention/matmul.hpp>
+#include <static_attention/core/matmul.hpp>
 
 #include "same_bits_support.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Same bits at both times: inputs, a launderer the optimiser cannot see through, and a bitwise
 // comparison. Each test computes an operation in a constexpr variable (the constant evaluator's
 // bits), then at run time on laundered inputs and on the constant inputs themselves (which the
@@ -9,8 +10,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <static_attention/matrix.hpp>
-#include <static_attention/tensor.hpp>
+#include <static_attention/core/matrix.hpp>
+#include <static_attention/core/tensor.hpp>
 
 namespace same_bits {
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // softmax_naive, the chapter's exp(x) / sum(exp(x)): right on small scores, and where it overflows.
 #include <limits>
 #include <type_traits>
 
-#include <static_attention/softmax.hpp>
+#include <static_attention/core/softmax.hpp>
 
 #include "constexpr_check.hpp"
 #include "reference_support.hpp"

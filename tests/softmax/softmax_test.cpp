@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // softmax: agreement with numpy, stability at extreme scores, exact zeros under the mask,
 // the documented result of a fully masked row, and NaN propagation.
 #include <bit>
@@ -5,7 +6,7 @@
 #include <limits>
 #include <type_traits>
 
-#include <static_attention/softmax.hpp>
+#include <static_attention/core/softmax.hpp>
 
 #include "constexpr_check.hpp"
 #include "reference_support.hpp"

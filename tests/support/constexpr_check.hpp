@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The "constexpr test" pattern: one check, run by the compiler and again at run time.
 #pragma once
 #include <doctest/doctest.h>

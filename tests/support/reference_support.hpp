@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // Turns generated reference arrays (row-major doubles) into matrices and tensors.
 #pragma once
 
 #include <cstddef>
 
-#include <static_attention/matrix.hpp>
-#include <static_attention/tensor.hpp>
+#include <static_attention/core/matrix.hpp>
+#include <static_attention/core/tensor.hpp>
 
 namespace test_support {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Runs the device cases of group "math" (tests/device/cases.hpp) and prints their bits.
 #include "run_cases.hpp"
 

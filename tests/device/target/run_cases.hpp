@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A device program's main: runs each case of a group at run time and prints its output's bits,
 //   case <name> <count>
 //   <count> words of 8 hex digits, eight a line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The canary of the soft-double check (tests/device/check_soft_double.cmake): float code that
 // goes through double, as float code must not. On a single-precision FPU (or none) each line is a
 // call to a soft-double routine: the check must name them, or it would prove nothing.

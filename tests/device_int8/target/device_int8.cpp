@@ -1,17 +1,23 @@
+// SPDX-License-Identifier: BSL-1.0
 // int8 against float on the device: the 16 -> 16 four-head attention of tests/quantize, the
 // chapter's 3 -> 2 and the tiny GPT (logits of 8 ids), run on 8 tokens, float and int8, on a Cortex-M3 (no FPU: float
 // in software) or a Cortex-M4F under QEMU with -icount shift=0 (one instruction per virtual nanosecond). It prints, per
 // forward pass: instructions (SysTick at 25 MHz: one tick per 40 instructions), the deepest stack it used (a painted
 // stack, measured), and the model's bytes; and it checks that the int8 outputs are the constant evaluator's, bit for
-// bit, and within the error bound of tests/quantize. Exit status 0 when both hold.
+// bit, and within the error bound of tests/quantize. Then the int8 tiny GPT generates 16 tokens with its KV cache
+// (generate(q, prompt, workspace), the workspace static) and without (generate_text_simple), and one decode step
+// within the context runs alone, float and int8: instructions per token, the painted stack against footprint<>'s
+// bound, and the ids against the constant evaluator's. Exit status 0 when everything holds.
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 
-#include <static_attention/elementwise.hpp>
-#include <static_attention/quantize.hpp>
+#include <static_attention/core/elementwise.hpp>
+#include <static_attention/nn/footprint.hpp>
+#include <static_attention/quant.hpp>
+#include <static_attention/quant/footprint.hpp>
 
 #include "quantize_gpt_models.hpp"
 #include "quantize_models.hpp"
@@ -108,6 +114,91 @@ bool run(const char* name, const F& float_model, const Q& int8_model, const X& x
   return bits && err <= bound;
 }
 
+// ---- The tiny GPT generating 16 tokens, with its KV cache and without ----
+constexpr std::size_t new_tokens = 16;
+constexpr std::array<int, 4> gen_prompt{5, 17, 42, 63};
+using generated = std::array<int, gen_prompt.size() + new_tokens>;
+constexpr generated int8_expected_ids = sa::generate_text_simple<new_tokens>(qg::q, gen_prompt);
+constexpr generated float_expected_ids = sa::generate_text_simple<new_tokens>(qg::model, gen_prompt);
+using int8_workspace = sa::quantized_gpt_workspace<qg::tiny, 8>;
+using float_workspace = sa::gpt_workspace<float, qg::tiny, 8>;
+constexpr sa::memory_plan int8_plan = sa::footprint<sa::quantized_gpt<qg::tiny>, int8_workspace>;
+constexpr sa::memory_plan float_plan = sa::footprint<sa::gpt_model<float, qg::tiny>, float_workspace>;
+static_assert(int8_plan.ram <= 64 * 1024, "the tiny int8 GPT's workspace and decode stack fit 64 KiB of RAM");
+int8_workspace int8_ws;    // .bss
+float_workspace float_ws;  // .bss
+
+template <class Model, class Workspace>
+struct cached_generation {
+  const Model* model;
+  Workspace* ws;
+  generated* out;
+  [[gnu::noinline]] void operator()() const {
+    const auto r = sa::generate<new_tokens>(*model, gen_prompt, *ws);
+    if (r) *out = *r;
+  }
+};
+template <class Model>
+struct recomputed_generation {
+  const Model* model;
+  generated* out;
+  [[gnu::noinline]] void operator()() const { *out = sa::generate_text_simple<new_tokens>(*model, gen_prompt); }
+};
+// One decode step within the context: the id at position 7 after 7 cached ones, and the next id.
+template <class Model, class Workspace>
+struct one_step {
+  const Model* model;
+  Workspace* ws;
+  int id;
+  int* out;
+  [[gnu::noinline]] void operator()() const {
+    const auto h = model->hidden(std::array<int, 1>{id}, *ws);
+    *out = h ? static_cast<int>(sa::detail::argmax(model->head(*h))) : -1;
+  }
+};
+
+template <class F>
+[[gnu::noinline]] measured measure_call(const F& f) {
+  const std::uintptr_t top = paint_stack();
+  const std::uint32_t start = now();
+  f();
+  const std::uint32_t ticks = ticks_since(start);
+  return {ticks * instructions_per_tick, stack_used(top)};
+}
+
+template <class Model, class Workspace>
+bool run_generation(const char* name, const Model& model, Workspace& ws, const generated& expected,
+                    const sa::memory_plan& plan) {
+  generated cached{};
+  generated recomputed{};
+  const measured c = measure_call(cached_generation<Model, Workspace>{&model, &ws, &cached});
+  const measured r = measure_call(recomputed_generation<Model>{&model, &recomputed});
+  ws.clear();
+  std::array<int, 7> seven{};
+  for (std::size_t i = 0; i < seven.size(); ++i) seven[i] = expected[i];
+  const bool prefilled = static_cast<bool>(model.prefill(seven, ws));
+  int next = -1;
+  const measured s = measure_call(one_step<Model, Workspace>{&model, &ws, expected[7], &next});
+  const bool ids = prefilled && cached == expected && recomputed == expected && next == expected[8];
+  // generate's result is the caller's: the plan bounds the rest.
+  const bool stack = c.stack <= plan.stack + sizeof(sa::result<generated>) && s.stack <= plan.stack;
+  std::printf("%s generate<16> cached: %lu instructions, %lu per token, %u bytes of stack\n", name,
+              static_cast<unsigned long>(c.instructions), static_cast<unsigned long>(c.instructions / new_tokens),
+              static_cast<unsigned>(c.stack));
+  std::printf("%s generate_text_simple<16>: %lu instructions, %lu per token, %u bytes of stack\n", name,
+              static_cast<unsigned long>(r.instructions), static_cast<unsigned long>(r.instructions / new_tokens),
+              static_cast<unsigned>(r.stack));
+  std::printf("%s one cached decode step (position 7): %lu instructions, %u bytes of stack\n", name,
+              static_cast<unsigned long>(s.instructions), static_cast<unsigned>(s.stack));
+  std::printf(
+      "%s footprint: flash %u (sizeof model %u), ram %u (workspace %u + stack bound %u; result %u); "
+      "ids %s the constant evaluator's; stack %s within the bound\n",
+      name, static_cast<unsigned>(plan.flash), static_cast<unsigned>(sizeof(Model)), static_cast<unsigned>(plan.ram),
+      static_cast<unsigned>(sizeof(Workspace)), static_cast<unsigned>(plan.stack),
+      static_cast<unsigned>(sizeof(sa::result<generated>)), ids ? "are" : "are NOT", stack ? "is" : "is NOT");
+  return ids && stack;
+}
+
 }  // namespace
 
 int main() {
@@ -117,6 +208,8 @@ int main() {
   const bool a = run("mha16x4", qm::mha16, qm::mha16_q, x16, int8_expected16, 5.5e-3f);
   const bool b = run("chapter", qm::chapter_mha, qm::chapter_q, qm::chapter_inputs, int8_expected_chapter, 3.5e-3f);
   const bool c = run("tiny-gpt", qg::model, qg::q, gpt_ids, int8_expected_gpt, 0.032f);
-  std::printf("%s\n", a && b && c ? "ok" : "FAILED");
-  return a && b && c ? 0 : 1;
+  const bool g = run_generation("tiny-gpt int8 ", qg::q, int8_ws, int8_expected_ids, int8_plan) &&
+                 run_generation("tiny-gpt float", qg::model, float_ws, float_expected_ids, float_plan);
+  std::printf("%s\n", a && b && c && g ? "ok" : "FAILED");
+  return a && b && c && g ? 0 : 1;
 }

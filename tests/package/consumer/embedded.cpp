@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSL-1.0
 // A consumer's embedded program: its weights (the chapter's six-token input, weights/inputs.npy)
 // are embedded at build time by static_attention_embed_weights, which the package provides, and
 // the chapter's context vector for "journey" is checked at compile time and at run time.
-#include <static_attention/elementwise.hpp>
-#include <static_attention/simplified_attention.hpp>
+#include <static_attention/core/elementwise.hpp>
+#include <static_attention/nn/simplified_attention.hpp>
 
 #include <consumer/weights.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A consumer's program: the chapter's simplified attention, checked at compile time.
 #include <static_attention/static_attention.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The library's forward pass, out of line: its code is this object file's .text, the model is
 // in measure_model.hpp (.rodata, wherever it is first used).
 #include "measure_model.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Instructions and stack of one forward pass of the measured model (measure_model.hpp), by the
 // library and by the plain-C version; run with `qemu-run.sh --icount` (ports/cortex-m/measure.h).
 // Prints the figures of docs/embedded.md, and fails unless both agree with torch (1e-5, as

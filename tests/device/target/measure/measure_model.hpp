@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The model measured on the boards (docs/embedded.md): examples/embedded_attention.cpp's
 // MultiHeadAttention(d_in=16, d_out=16, context_length=32, num_heads=4), causal, on 8 tokens,
 // from the same .npy files. library_forward is its forward pass, in a function of its own so
@@ -5,7 +6,7 @@
 // (plain_attention.c) is the same attention as a C programmer would write it, with triple loops.
 #pragma once
 
-#include <static_attention/multi_head_attention.hpp>
+#include <static_attention/nn/multi_head_attention.hpp>
 
 #include <device/embedded_weights.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 /* The measured model's forward pass in plain C, as a C programmer would write it: the chapter's
  * causal MultiHeadAttention (d_in = d_out = 16, 4 heads of 4, 8 tokens), triple loops over
  * float arrays, expf and sqrtf from the C library, the activations (queries, keys, values,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // For the size figures of docs/embedded.md: the forward pass alone, without printf (the result is
 // the exit status). Compare with size_empty.cpp (start-up code and C library only) and measure.cpp
 // (with printf).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // For the size figures of docs/embedded.md: size_forward.cpp plus printf (newlib's full printf,
 // the default), printing the output's bits.
 #include <bit>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Canary for the freestanding check: allowed standard headers only.
 #pragma once
 #include <array>

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: BSL-1.0
+// Run-time kernels for fixed shapes: a register-blocked matrix product on GCC/Clang vector
+// extensions. Never used in constant evaluation (see matmul_kernel.hpp); no heap.
+//
+// Every output element is the sum of its K products taken in order k = 0, 1, ..., K-1, each
+// product rounded on its own (fp_contract.hpp): the constant evaluator's bits. Blocking is over
+// rows and columns; where it is over k (gemm_packed, matmul_abt's panels), a block starts from
+// the partial sums already in out, which keeps the order.
+#pragma once
+
+#include <cstddef>
+#include <utility>
+
+#include <static_attention/core/detail/fp_contract.hpp>
+
+// Loops over registers are unrolled whole: an array of vector accumulators left as a loop
+// lives in memory, not in registers.
+#define STATIC_ATTENTION_DETAIL_UNROLL _Pragma("GCC unroll 32")
+
+namespace static_attention::detail::simd {
+
+// Bytes in the widest vector register the target was compiled for; 0 for plain loops. The
+// width follows the compiler's target macros, so a vector never crosses a function boundary
+// wider than the ABI allows (no -Wpsabi), and a build without -march gets SSE2 / NEON.
+#if defined(__GNUC__) && defined(__AVX512F__)
+inline constexpr std::size_t native_bytes = 64;
+inline constexpr std::size_t vector_registers = 32;
+#elif defined(__GNUC__) && defined(__AVX__)
+inline constexpr std::size_t native_bytes = 32;
+inline constexpr std::size_t vector_registers = 16;
+#elif defined(__GNUC__) && (defined(__SSE2__) || defined(__ARM_NEON) || defined(__aarch64__))
+inline constexpr std::size_t native_bytes = 16;
+inline constexpr std::size_t vector_registers = 16;
+#else
+inline constexpr std::size_t native_bytes = 0;
+inline constexpr std::size_t vector_registers = 0;
+#endif
+
+/// Lanes of T in the native vector (0: no vectors).
+template <class T>
+inline constexpr std::size_t native_lanes = native_bytes / sizeof(T);
+
+/// Lanes of T in the narrowest vector worth using (16 bytes).
+template <class T>
+inline constexpr std::size_t min_lanes = 16 / sizeof(T);
+
+// Bytes of b that a packed product copies at a time (gemm_packed), and matmul_abt's panels:
+// their whole stack use, whatever the shape.
+inline constexpr std::size_t pack_bytes = 32 * 1024;
+
+// Vectors of accumulators per row of a register block (a panel of columns), and the rows of a
+// block for NV of them: MR x NV accumulators, NV values of b and one of a within the registers.
+inline constexpr std::size_t max_panel_vectors = vector_registers >= 32 ? 4 : 2;
+template <std::size_t NV>
+inline constexpr std::size_t block_rows = [] {
+  const std::size_t fit = vector_registers > NV + 2 ? (vector_registers - NV - 2) / NV : 1;
+  return fit < 1 ? 1 : (fit > 8 ? 8 : fit);
+}();
+
+// Columns per register panel: max_panel_vectors vectors of W lanes.
+template <class T, std::size_t W>
+inline constexpr std::size_t panel_columns = max_panel_vectors* W;
+
+// Products whose b panels do not fit in L1: b is packed, a panel of KC rows at a time, into a
+// contiguous buffer on the stack (pack_bytes) that every block of rows then reads from L1,
+// instead of each block streaming the strided panel from L2 (GEBP's packing of B). The k
+// blocks run in order, each after the first adding to the partial sums already in out, so
+// every element still sums its products in order k = 0, ..., K-1.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline constexpr bool use_packed =
+    R >= 8 && C >= panel_columns<T, native_lanes<T>>&& K* panel_columns<T, native_lanes<T>> * sizeof(T) > pack_bytes;
+
+#if defined(__GNUC__)
+template <class T, std::size_t W>
+struct vec_of {
+  typedef T type __attribute__((vector_size(W * sizeof(T))));
+};
+/// W lanes of T in one register.
+template <class T, std::size_t W>
+using vec = typename vec_of<T, W>::type;
+
+// out[MR x NV*W] (+)= a[MR x K] . b[K x NV*W], with row strides LDA, LDB, LDC. The MR x NV
+// accumulators stay in registers; per k, NV loads of b and MR broadcasts of a feed MR*NV
+// independent multiplies and adds. Acc: start from out's values instead of zeros.
+template <class T, std::size_t W, std::size_t MR, std::size_t NV, std::size_t K, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, bool Acc>
+[[gnu::always_inline]] inline void block(const T* a, const T* b, T* out) noexcept {
+  using V = vec<T, W>;
+  V acc[MR][NV] = {};
+  if constexpr (Acc)
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r)
+        STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v)
+            __builtin_memcpy(&acc[r][v], out + r * LDC + v * W, sizeof(V));
+  for (std::size_t k = 0; k < K; ++k) {
+    V bv[NV];
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v)
+        __builtin_memcpy(&bv[v], b + k * LDB + v * W, sizeof(V));
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r) {
+      const V av = a[r * LDA + k] - V{};  // a broadcast: x - (+0) is x, even for -0
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v) multiply_add(acc[r][v], av, bv[v]);
+    }
+  }
+  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r)
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v)
+          __builtin_memcpy(out + r * LDC + v * W, &acc[r][v], sizeof(V));
+}
+
+// Rows [0, R) of a column panel of NV vectors: blocks of MR rows, then the remaining rows.
+template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, bool Acc>
+[[gnu::always_inline]] inline void panel(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t MR = R < block_rows<NV> ? R : block_rows<NV>;
+  constexpr std::size_t full = R / MR * MR;
+  for (std::size_t i = 0; i < full; i += MR) block<T, W, MR, NV, K, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+  if constexpr (full < R) block<T, W, R - full, NV, K, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
+}
+
+// Rows of out narrower than a vector: G rows of N < NW columns per vector of NW lanes when they
+// are contiguous (LDC == N), else one row per vector; lane L is row L / N, column L % N, and
+// lanes past G N compute zeros that are never stored. NG such vectors (NG G rows) advance
+// together: independent sums, one vector of b for all. The vectors of a and b are gathered
+// lane by lane (the compiler turns that into broadcasts and shuffles).
+template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, bool Acc, std::size_t... L>
+[[gnu::always_inline]] inline void narrow(const T* a, const T* b, T* out, std::index_sequence<L...>) noexcept {
+  static_assert(G == 1 || LDC == N, "several rows to a vector only when they are contiguous");
+  using V = vec<T, sizeof...(L)>;
+  constexpr std::size_t used = G * N;
+  V acc[NG] = {};
+  if constexpr (Acc) {
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+      acc[g] = V{(L < used ? out[(g * G + L / N) * LDC + L % N] : T{})...};
+    }
+  }
+  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t k = 0; k < K; ++k) {
+    const V bv = {(L < used ? b[k * LDB + L % N] : T{})...};
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+      const V av = {(L < used ? a[(g * G + L / N) * LDA + k] : T{})...};
+      multiply_add(acc[g], av, bv);
+    }
+  }
+  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+    __builtin_memcpy(out + g * G * LDC, &acc[g], used * sizeof(T));
+  }
+}
+
+// All R rows of N columns with vectors of NW lanes, G rows per vector, up to four vectors at a
+// time; then the remaining whole vectors, then a last partial one.
+template <class T, std::size_t NW, std::size_t R, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, bool Acc>
+[[gnu::always_inline]] inline void narrow_rows(const T* a, const T* b, T* out) noexcept {
+  using seq = std::make_index_sequence<NW>;
+  constexpr std::size_t G = LDC == N ? NW / N : 1;
+  constexpr std::size_t NG = 4;
+  constexpr std::size_t step = G * NG;
+  constexpr std::size_t full = R / step * step;
+  for (std::size_t i = 0; i < full; i += step)
+    narrow<T, G, NG, K, N, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC, seq{});
+  constexpr std::size_t groups = (R - full) / G;
+  constexpr std::size_t rest = full + groups * G;
+  if constexpr (groups > 0) narrow<T, G, groups, K, N, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC, seq{});
+  if constexpr (rest < R) narrow<T, R - rest, 1, K, N, LDA, LDB, LDC, Acc>(a + rest * LDA, b, out + rest * LDC, seq{});
+}
+
+// Columns [J, C) of out with vectors of W lanes: panels of up to max_nv vectors, then the
+// remaining whole vectors, then narrower vectors; columns narrower than any vector go several
+// rows to a vector (narrow_rows).
+template <class T, std::size_t W, std::size_t J, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA,
+          std::size_t LDB, std::size_t LDC, bool Acc>
+inline void columns(const T* a, const T* b, T* out) noexcept {
+  if constexpr (J < C) {
+    constexpr std::size_t left = C - J;
+    if constexpr (W >= min_lanes<T> && left >= W) {
+      constexpr std::size_t nv = left / W < max_panel_vectors ? left / W : max_panel_vectors;
+      constexpr std::size_t step = nv * W;
+      constexpr std::size_t panels = left / step;
+      for (std::size_t p = 0; p < panels; ++p)
+        panel<T, W, nv, R, K, LDA, LDB, LDC, Acc>(a, b + J + p * step, out + J + p * step);
+      columns<T, W, J + panels * step, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    } else if constexpr (J == 0 && LDC == C && C <= W / 2 && R * C % W == 0) {
+      // Narrow, contiguous rows filling whole vectors: several rows per vector.
+      narrow_rows<T, W, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    } else if constexpr (W > min_lanes<T>) {
+      columns<T, W / 2, J, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    } else {
+      // Fewer columns than the narrowest vector.
+      narrow_rows<T, W, R, K, left, LDA, LDB, LDC, Acc>(a, b + J, out + J);
+    }
+  }
+}
+
+// Both a and b beyond L1 (and b not packed): blocks of rows outer, so a block's rows of a stay
+// in L1 while b streams past, instead of every panel of b streaming all of a.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline constexpr bool rows_outer =
+    R > block_rows<max_panel_vectors>&& R* K * sizeof(T) > pack_bytes&& K* C * sizeof(T) > pack_bytes;
+
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemm_rows_outer(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t MR = block_rows<max_panel_vectors>;
+  constexpr std::size_t full = R / MR * MR;
+  for (std::size_t i = 0; i < full; i += MR)
+    columns<T, native_lanes<T>, 0, MR, K, C, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+  if constexpr (full < R)
+    columns<T, native_lanes<T>, 0, R - full, K, C, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
+}
+
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemm_packed(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t W = native_lanes<T>;
+  constexpr std::size_t NVW = panel_columns<T, W>;
+  constexpr std::size_t KC = pack_bytes / (NVW * sizeof(T));
+  constexpr std::size_t blocks = K / KC;
+  constexpr std::size_t KT = K - blocks * KC;
+  constexpr std::size_t panels = C / NVW;
+  alignas(64) T bp[KC * NVW];
+  for (std::size_t p = 0; p < panels; ++p) {
+    const T* bcol = b + p * NVW;
+    T* ocol = out + p * NVW;
+    for (std::size_t kb = 0; kb < blocks; ++kb) {
+      for (std::size_t k = 0; k < KC; ++k) __builtin_memcpy(bp + k * NVW, bcol + (kb * KC + k) * LDB, sizeof(T) * NVW);
+      if (kb == 0)
+        panel<T, W, NVW / W, R, KC, LDA, NVW, LDC, Acc>(a, bp, ocol);
+      else
+        panel<T, W, NVW / W, R, KC, LDA, NVW, LDC, true>(a + kb * KC, bp, ocol);
+    }
+    if constexpr (KT > 0) {
+      for (std::size_t k = 0; k < KT; ++k)
+        __builtin_memcpy(bp + k * NVW, bcol + (blocks * KC + k) * LDB, sizeof(T) * NVW);
+      panel<T, W, NVW / W, R, KT, LDA, NVW, LDC, (Acc || blocks > 0)>(a + blocks * KC, bp, ocol);
+    }
+  }
+  // The last columns, fewer than a panel: unpacked.
+  columns<T, W, panels * NVW, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+}
+
+// A few rows (decoding a token) times a large b: memory-bound, so b is read front to back,
+// KB rows of b at a time, in column blocks (16 KiB of each row of b) whose R output rows stay
+// in cache while the block's rows of b stream past, each vector of b loaded once for all R
+// rows; for each element the products still arrive in order k = 0, ..., K-1.
+template <class T, std::size_t W, std::size_t R, std::size_t K, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexcept {
+  using V = vec<T, W>;
+  const std::size_t vectors = width / W;
+  if constexpr (!Acc)
+    for (std::size_t r = 0; r < R; ++r)
+      for (std::size_t j = 0; j < width; ++j) out[r * LDC + j] = T{};
+  // Rows of b per pass over the block: eight where 32 registers hold their broadcasts.
+  constexpr std::size_t KB = vector_registers >= 32 ? 8 : 4;
+  constexpr std::size_t k_full = K / KB * KB;
+  for (std::size_t k = 0; k < k_full; k += KB) {
+    // Each vector of b is loaded once and used for all R rows.
+    for (std::size_t v = 0; v < vectors; ++v) {
+      V bv[KB];
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t q = 0; q < KB; ++q)
+          __builtin_memcpy(&bv[q], b + (k + q) * LDB + v * W, sizeof(V));
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < R; ++r) {
+        T* o = out + r * LDC + v * W;
+        V acc;
+        __builtin_memcpy(&acc, o, sizeof(V));
+        STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t q = 0; q < KB; ++q)
+            multiply_add(acc, a[r * LDA + k + q] - V{}, bv[q]);
+        __builtin_memcpy(o, &acc, sizeof(V));
+      }
+    }
+    for (std::size_t r = 0; r < R; ++r)
+      for (std::size_t j = vectors * W; j < width; ++j)
+        for (std::size_t q = 0; q < KB; ++q) multiply_add(out[r * LDC + j], a[r * LDA + k + q], b[(k + q) * LDB + j]);
+  }
+  for (std::size_t k = k_full; k < K; ++k)
+    for (std::size_t r = 0; r < R; ++r) {
+      const V av = a[r * LDA + k] - V{};
+      T* o = out + r * LDC;
+      for (std::size_t v = 0; v < vectors; ++v) {
+        V acc;
+        V bv;
+        __builtin_memcpy(&acc, o + v * W, sizeof(V));
+        __builtin_memcpy(&bv, b + k * LDB + v * W, sizeof(V));
+        multiply_add(acc, av, bv);
+        __builtin_memcpy(o + v * W, &acc, sizeof(V));
+      }
+      for (std::size_t j = vectors * W; j < width; ++j) multiply_add(o[j], a[r * LDA + k], b[k * LDB + j]);
+    }
+}
+
+template <class T, std::size_t W, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, bool Acc>
+inline void gemv_rows(const T* a, const T* b, T* out) noexcept {
+  // Columns per block: 16 KiB of each row of b, long enough runs for the prefetcher; the R
+  // rows of out they update stay within L1 or L2.
+  constexpr std::size_t block_cols = (16 * 1024 / sizeof(T)) / W * W;
+  for (std::size_t j = 0; j < C; j += block_cols)
+    gemv_block<T, W, R, K, LDA, LDB, LDC, Acc>(a, b + j, out + j, C - j < block_cols ? C - j : block_cols);
+}
+
+// Where gemv_rows beats the register-blocked kernel: up to 4 rows, and b beyond L1.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline constexpr bool use_gemv_rows = R <= 4 && K* C * sizeof(T) > 64 * 1024 && C >= 4 * native_lanes<T>;
+#endif
+
+/// out (R x C) (+)= a (R x K) . b (K x C), row-major with row strides LDA, LDB and LDC; Acc:
+/// add to the sums already in out (continuing their order). No overlap.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+inline void gemm(const T* a, const T* b, T* out) noexcept {
+#if defined(__GNUC__)
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && use_gemv_rows<T, R, K, C>) {
+    gemv_rows<T, native_lanes<T>, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    return;
+  }
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && use_packed<T, R, K, C>) {
+    gemm_packed<T, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    return;
+  }
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && rows_outer<T, R, K, C>) {
+    gemm_rows_outer<T, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    return;
+  }
+  if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0) {
+    columns<T, native_lanes<T>, 0, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
+    return;
+  }
+#endif
+  // Portable fallback: i-k-j order, the innermost loop along contiguous rows of b and out.
+  for (std::size_t i = 0; i < R; ++i) {
+    T* o = out + i * LDC;
+    if constexpr (!Acc)
+      for (std::size_t j = 0; j < C; ++j) o[j] = T{};
+    for (std::size_t k = 0; k < K; ++k) {
+      const T aik = a[i * LDA + k];
+      const T* bk = b + k * LDB;
+      for (std::size_t j = 0; j < C; ++j) multiply_add(o[j], aik, bk[j]);
+    }
+  }
+}
+
+/// out (R x C) = a (R x K) . b (K x C), all row-major; b's rows are LDB apart. No overlap.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDB = C>
+inline void matmul(const T* a, const T* b, T* out) noexcept {
+  gemm<T, R, K, C, K, LDB, C, false>(a, b, out);
+}
+
+// out[R x PC] (row stride C) = a[R x K] . b^T, b being PC rows of K: b^T packed in blocks of
+// KC x PC on the stack, the blocks after the first adding to out.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t PC>
+inline void abt_panel(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t kc_fit = pack_bytes / (PC * sizeof(T));
+  constexpr std::size_t KC = K < kc_fit ? K : (kc_fit > 0 ? kc_fit : 1);
+  constexpr std::size_t blocks = K / KC;
+  static_assert(!use_packed<T, R, KC, PC>, "a packed panel of b^T is not packed again");
+  alignas(64) T bt[KC * PC];
+  for (std::size_t kb = 0; kb < blocks; ++kb) {
+    for (std::size_t j = 0; j < PC; ++j)
+      for (std::size_t k = 0; k < KC; ++k) bt[k * PC + j] = b[j * K + kb * KC + k];
+    if (kb == 0)
+      gemm<T, R, KC, PC, K, PC, C, false>(a, bt, out);
+    else
+      gemm<T, R, KC, PC, K, PC, C, true>(a + kb * KC, bt, out);
+  }
+  if constexpr (blocks * KC < K) {
+    constexpr std::size_t KT = K - blocks * KC;
+    for (std::size_t j = 0; j < PC; ++j)
+      for (std::size_t k = 0; k < KT; ++k) bt[k * PC + j] = b[j * K + blocks * KC + k];
+    gemm<T, R, KT, PC, K, PC, C, (blocks > 0)>(a + blocks * KC, bt, out);
+  }
+}
+
+/// out (R x C) = a (R x K) . b^T, b being C x K row-major (Q K^T, x W^T). b^T is packed a
+/// panel at a time (at most pack_bytes on the stack, whatever the shape), then multiplied.
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t lanes = native_lanes < T >> 0 ? native_lanes<T> : 4;
+  constexpr std::size_t pc_max = 4 * lanes;  // columns per panel
+  constexpr std::size_t PC = C < pc_max ? C : pc_max;
+  constexpr std::size_t panels = C / PC;
+  for (std::size_t p = 0; p < panels; ++p) abt_panel<T, R, K, C, PC>(a, b + p * PC * K, out + p * PC);
+  if constexpr (panels * PC < C) abt_panel<T, R, K, C, C - panels * PC>(a, b + panels * PC * K, out + panels * PC);
+}
+
+}  // namespace static_attention::detail::simd
+
+#undef STATIC_ATTENTION_DETAIL_UNROLL

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: BSL-1.0
+// softmax over the last dimension: the stable form the library uses, and the chapter's naive one.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+
+#include <static_attention/core/detail/kernel_simd.hpp>
+#include <static_attention/core/math.hpp>
+#include <static_attention/core/matrix.hpp>
+#include <static_attention/core/shape_rules.hpp>
+#include <static_attention/core/tensor.hpp>
+
+namespace static_attention {
+
+namespace detail {
+
+template <class M>
+constexpr void check_softmax_element() noexcept {
+  static_assert(is_floating_element<value_type_t<M>>,
+                "softmax(m) requires a floating-point element type (float or double)");
+}
+
+// max of x[0, len) (-inf when empty) at run time, and whether one of them is NaN: whole native
+// vectors, then the rest one by one. The maximum of a set is one value whatever the order
+// (only the sign of a zero maximum may differ, and x - (+0) and x - (-0) have one exp).
+template <class T>
+inline T row_max_of(const T* x, std::size_t len, bool& has_nan) noexcept {
+  T m = -std::numeric_limits<T>::infinity();
+  std::size_t j = 0;
+#if defined(__GNUC__)
+  constexpr std::size_t W = simd::native_lanes<T>;
+  if constexpr (W >= simd::min_lanes<T>) {
+    using V = simd::vec<T, W>;
+    const std::size_t whole = len / W * W;
+    if (whole > 0) {
+      V mv = V{} + m;
+      auto nan_lanes = mv != mv;
+      for (; j < whole; j += W) {
+        V v;
+        __builtin_memcpy(&v, x + j, sizeof(V));
+        nan_lanes |= v != v;
+        mv = v > mv ? v : mv;
+      }
+      for (std::size_t l = 0; l < W; ++l) {
+        has_nan |= nan_lanes[l] != 0;
+        m = mv[l] > m ? mv[l] : m;
+      }
+    }
+  }
+#endif
+  for (; j < len; ++j) {
+    has_nan |= x[j] != x[j];
+    m = x[j] > m ? x[j] : m;
+  }
+  return m;
+}
+
+// Row i's softmax from its exponentials p[0, len) and their sum, into y[0, cols) (y >= p).
+template <class T>
+inline void finish_row(const T* p, T* y, std::size_t len, std::size_t cols, T total) noexcept {
+  if (total != total || total == T{0}) {
+    for (std::size_t j = 0; j < cols; ++j) y[j] = total != total ? std::numeric_limits<T>::quiet_NaN() : T{0};
+    return;
+  }
+  if (y == p || static_cast<std::size_t>(y - p) >= len) {
+    for (std::size_t j = 0; j < len; ++j) y[j] = p[j] / total;
+  } else {  // y overlaps p from above: last j first
+    for (std::size_t j = len; j-- > 0;) y[j] = p[j] / total;
+  }
+  for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
+}
+
+// Stable softmax of `rows` contiguous rows of `cols` values. Rows are written only from their
+// own inputs, so in and out may be the same storage. With Causal, row i is the softmax of its
+// first i + 1 values and the rest count as masked (-inf): they become 0 (NaN in a NaN row).
+//
+// Constant evaluation runs plain loops. At run time every loop vectorises and exp is called
+// once, on all rows, through the vectorised array overload, which gives the scalar exp's bits:
+// so both worlds compute x - max, exp, a sum in order and a division, with the same bits. For
+// that one call the rows' unmasked values are first packed to the front of out (row i at
+// i (i + 1) / 2 when Causal; in place otherwise) and moved back afterwards, last row first; a
+// packed row never overtakes the unread part of its source, so no scratch buffer is needed.
+// The constant evaluator's softmax of each row: the reference every run-time path matches.
+template <class T, bool Causal = false>
+constexpr void softmax_rows_constant(const T* in, T* out, std::size_t rows, std::size_t cols) noexcept {
+  constexpr T inf = std::numeric_limits<T>::infinity();
+  constexpr T nan = std::numeric_limits<T>::quiet_NaN();
+  for (std::size_t i = 0; i < rows; ++i) {
+    const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
+    const T* x = in + i * cols;
+    T* y = out + i * cols;
+    T row_max = -inf;
+    bool has_nan = false;
+    for (std::size_t j = 0; j < len; ++j) {
+      has_nan = has_nan || x[j] != x[j];
+      if (x[j] > row_max) row_max = x[j];
+    }
+    // +inf or NaN in a row makes PyTorch's row NaN; say so without computing inf - inf,
+    // which the constant evaluator rejects.
+    if (has_nan || row_max == inf) {
+      for (std::size_t j = 0; j < cols; ++j) y[j] = nan;
+      continue;
+    }
+    // A fully masked row attends to nothing: zeros, where PyTorch would give NaN.
+    if (row_max == -inf) {
+      for (std::size_t j = 0; j < cols; ++j) y[j] = T{0};
+      continue;
+    }
+    T total{};
+    for (std::size_t j = 0; j < len; ++j) {
+      // x - max can overflow to -inf ({FLT_MAX, -FLT_MAX}), which GCC's constant evaluator
+      // refuses and Clang's accepts. Halves cannot overflow, and when x - max < -max_finite / 2
+      // its exp is exactly +0 either way, as the run-time exp(-inf) or exp(-huge) gives: so both
+      // compilers accept every finite row, with the run time's bits. (exp(-inf) is exactly 0.)
+      const bool vanishes = x[j] / 2 - row_max / 2 < -std::numeric_limits<T>::max() / 4;
+      const T e = vanishes ? T{0} : static_attention::exp(x[j] - row_max);
+      y[j] = e;
+      total += e;
+    }
+    for (std::size_t j = 0; j < len; ++j) y[j] /= total;  // total >= 1: the max contributes 1
+    for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
+  }
+}
+
+// Run time, step 1: each row's x - max packed to the front of out (NaN or -inf marking a row
+// with NaN / +inf, or fully masked), then exp over the packed values in whole vectors.
+// Returns the count packed.
+template <class T, bool Causal = false>
+std::size_t softmax_rows_exp(const T* in, T* out, std::size_t rows, std::size_t cols) noexcept {
+  constexpr T inf = std::numeric_limits<T>::infinity();
+  constexpr T nan = std::numeric_limits<T>::quiet_NaN();
+  if (in != out)
+    for (std::size_t k = 0; k < rows * cols; ++k) out[k] = in[k];
+  std::size_t packed = 0;
+  for (std::size_t i = 0; i < rows; ++i) {
+    const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
+    const T* x = out + i * cols;
+    T* p = out + packed;  // p <= x: p[j] is written after x[j] is read
+    bool has_nan = false;
+    const T row_max = row_max_of(x, len, has_nan);
+    if (has_nan || row_max == inf) {
+      for (std::size_t j = 0; j < len; ++j) p[j] = nan;  // exp(NaN) = NaN: a NaN total marks the row
+    } else if (row_max == -inf) {
+      for (std::size_t j = 0; j < len; ++j) p[j] = -inf;  // exp(-inf) = 0: a zero total marks the row
+    } else {
+      for (std::size_t j = 0; j < len; ++j) p[j] = x[j] - row_max;
+    }
+    packed += len;
+  }
+  // The array exp runs whole vectors, then a slow scalar tail. Where out has room, the call
+  // covers whole vectors past the packed values (scores the rows below overwrite later);
+  // otherwise the last partial vector goes through a zero-padded copy.
+  constexpr std::size_t lanes = (simd::native_bytes > 16 ? simd::native_bytes : 16) / sizeof(T);
+  const std::size_t rounded = (packed + lanes - 1) / lanes * lanes;
+  const std::size_t whole = rounded <= rows * cols ? rounded : packed / lanes * lanes;
+  if (whole > 0) static_attention::exp(std::span<const T>{out, whole}, std::span<T>{out, whole});
+  if (whole < packed) {
+    T tail[lanes] = {};
+    for (std::size_t k = whole; k < packed; ++k) tail[k - whole] = out[k];
+    static_attention::exp(std::span<const T>{tail, lanes}, std::span<T>{tail, lanes});
+    for (std::size_t k = whole; k < packed; ++k) out[k] = tail[k - whole];
+  }
+  return packed;
+}
+
+// Run time, step 2: each row's sum in order and its place in out, last row first.
+template <class T, bool Causal = false>
+void softmax_rows_normalise(T* out, std::size_t rows, std::size_t cols, std::size_t packed) noexcept {
+  // Last row first (a row's final place never covers the packed values of the rows above).
+  // Four rows of one length have their sums taken together: four independent chains of adds,
+  // each in order j = 0, 1, ...
+  for (std::size_t i = rows; i > 0;) {
+    const std::size_t len = Causal && i < cols ? i : cols;
+    const std::size_t first_len = Causal && i - 3 < cols ? i - 3 : cols;
+    if (i >= 4 && first_len == len) {
+      const T* p3 = out + (packed -= len);
+      const T* p2 = out + (packed -= len);
+      const T* p1 = out + (packed -= len);
+      const T* p0 = out + (packed -= len);
+      T t0{}, t1{}, t2{}, t3{};
+      for (std::size_t j = 0; j < len; ++j) {
+        t0 += p0[j];
+        t1 += p1[j];
+        t2 += p2[j];
+        t3 += p3[j];
+      }
+      finish_row(p3, out + (i - 1) * cols, len, cols, t3);
+      finish_row(p2, out + (i - 2) * cols, len, cols, t2);
+      finish_row(p1, out + (i - 3) * cols, len, cols, t1);
+      finish_row(p0, out + (i - 4) * cols, len, cols, t0);
+      i -= 4;
+    } else {
+      const T* p = out + (packed -= len);
+      T total{};
+      for (std::size_t j = 0; j < len; ++j) total += p[j];
+      finish_row(p, out + (i - 1) * cols, len, cols, total);
+      i -= 1;
+    }
+  }
+}
+
+template <class T, bool Causal = false>
+constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t cols) noexcept {
+  if (std::is_constant_evaluated()) {
+    softmax_rows_constant<T, Causal>(in, out, rows, cols);
+    return;
+  }
+  softmax_rows_normalise<T, Causal>(out, rows, cols, softmax_rows_exp<T, Causal>(in, out, rows, cols));
+}
+
+}  // namespace detail
+
+/// Softmax over the last dimension (each row of a matrix, each row of every batch item),
+/// as `torch.softmax(m, dim=-1)`. Numerically stable: the row maximum is subtracted before
+/// exp, so scores of +-1e4 neither overflow nor give NaN. Entries at -inf get exactly 0.
+/// A row that is entirely -inf gives all zeros (PyTorch gives NaN): a fully masked query
+/// attends to nothing. A row holding NaN or +inf gives NaN, as in PyTorch.
+template <dense M>
+constexpr M softmax(const M& m) noexcept {
+  detail::check_softmax_element<M>();
+  M out;
+  if constexpr (is_floating_element<value_type_t<M>>)
+    detail::softmax_rows(m.elems, out.elems, M::size / cols_v<M>, cols_v<M>);
+  return out;
+}
+
+/// The chapter's first softmax: exp(x) / sum(exp(x)) with no max subtraction. It overflows:
+/// once exp(x) is +inf (x > 88.72 for float, x > 709.78 for double) the row becomes
+/// inf / inf, NaN at run time and not a constant expression at compile time. Use softmax().
+template <dense M>
+constexpr M softmax_naive(const M& m) noexcept {
+  detail::check_softmax_element<M>();
+  M out;
+  if constexpr (is_floating_element<value_type_t<M>>) {
+    constexpr std::size_t cols = cols_v<M>;
+    for (std::size_t i = 0; i < M::size / cols; ++i) {
+      value_type_t<M> total{};
+      for (std::size_t j = 0; j < cols; ++j) total += static_attention::exp(m.elems[i * cols + j]);
+      for (std::size_t j = 0; j < cols; ++j)
+        out.elems[i * cols + j] = static_attention::exp(m.elems[i * cols + j]) / total;
+    }
+  }
+  return out;
+}
+
+}  // namespace static_attention

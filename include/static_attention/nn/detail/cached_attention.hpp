@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: BSL-1.0
+// The one causal multi-head attention engine: queries against keys and values held in a store
+// (a kv_cache's, or a forward pass's own), head by head and row by row. Every caller runs
+// through it: the full forward pass (causal_attention, multi_head_attention, transformer_block,
+// gpt_model), the chunked prefill, the decode step and attend_into.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <static_attention/core/detail/fp_contract.hpp>
+#include <static_attention/core/detail/kernel_simd.hpp>
+#include <static_attention/core/matrix.hpp>
+#include <static_attention/core/softmax.hpp>
+#include <static_attention/nn/detail/attention_core.hpp>
+
+namespace static_attention::detail {
+
+// Keys of `rows` tokens (rows x D, row-major) into a transposed store (D x Capacity) at
+// columns first, first + 1, ...: feature k of position p sits at k * Capacity + p.
+template <std::size_t Capacity, std::size_t D, class T>
+constexpr void store_keys(T* keys_t, std::size_t first, std::size_t rows, const T* keys) noexcept {
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < D; ++j) keys_t[j * Capacity + first + i] = keys[i * D + j];
+}
+
+// Rows x Cols values at y, plus the bias row b added to each row.
+template <class T, std::size_t Rows, std::size_t Cols>
+constexpr void add_bias_rows(T* y, const matrix<T, 1, Cols>& b) noexcept {
+  for (std::size_t i = 0; i < Rows; ++i)
+    for (std::size_t j = 0; j < Cols; ++j) y[i * Cols + j] += b.elems[j];
+}
+
+// scores[p] = (query . key p) / scale for p < seen, each dot product summed in order of k. At
+// run time, vectors of positions: lane p sums its own products in that same order.
+template <class T, std::size_t HeadDim, std::size_t Capacity>
+constexpr void head_scores(const T* query, const T* keys_t, std::size_t seen, T scale, T* scores) noexcept {
+  std::size_t p = 0;
+#if defined(__GNUC__)
+  constexpr std::size_t lanes = simd::native_lanes<T>;
+  if constexpr (lanes >= simd::min_lanes<T>) {
+    if (!std::is_constant_evaluated()) {
+      using V = simd::vec<T, lanes>;
+      for (; p + lanes <= seen; p += lanes) {
+        V dot{};
+        for (std::size_t k = 0; k < HeadDim; ++k) {
+          V key;
+          __builtin_memcpy(&key, keys_t + k * Capacity + p, sizeof(V));
+          multiply_add(dot, query[k] - V{}, key);
+        }
+        const V scaled = dot / scale;
+        __builtin_memcpy(scores + p, &scaled, sizeof(V));
+      }
+    }
+  }
+#endif
+  for (; p < seen; ++p) {
+    T dot{};
+    for (std::size_t k = 0; k < HeadDim; ++k) dot += rounded_product(query[k], keys_t[k * Capacity + p]);
+    scores[p] = dot / scale;
+  }
+}
+
+// out[k] += sum over p < seen of weights[p] * value p [k], in order of p. Positions past seen
+// are skipped, not multiplied by a zero weight: a later token's inf or NaN never reaches an
+// earlier row. At run time, vectors of features: lane k sums its own products in that order.
+template <class T, std::size_t HeadDim, std::size_t D>
+constexpr void weighted_values(const T* weights, const T* values, std::size_t seen, T* out) noexcept {
+#if defined(__GNUC__)
+  constexpr std::size_t lanes = simd::native_lanes<T>;
+  if constexpr (lanes >= simd::min_lanes<T> && HeadDim % lanes == 0) {
+    if (!std::is_constant_evaluated()) {
+      using V = simd::vec<T, lanes>;
+      for (std::size_t k0 = 0; k0 < HeadDim; k0 += lanes) {
+        V acc;
+        __builtin_memcpy(&acc, out + k0, sizeof(V));
+        for (std::size_t q = 0; q < seen; ++q) {
+          V value;
+          __builtin_memcpy(&value, values + q * D + k0, sizeof(V));
+          multiply_add(acc, weights[q] - V{}, value);
+        }
+        __builtin_memcpy(out + k0, &acc, sizeof(V));
+      }
+      return;
+    }
+  }
+#endif
+  for (std::size_t q = 0; q < seen; ++q) {
+    const T* value = values + q * D;
+    for (std::size_t k = 0; k < HeadDim; ++k) out[k] += rounded_product(weights[q], value[k]);
+  }
+}
+
+/// Causal attention of `rows` query rows (row stride D; head h in columns [h hd, (h + 1) hd))
+/// whose keys and values are already in the store at positions first .. first + rows - 1:
+/// query i attends to positions 0 .. first + i. `context` (rows x D, zeros on entry) receives
+/// the heads' outputs; `scores` is scratch for one row of Capacity weights (with a stride, one row
+/// per head, so that threads taking heads [h0, h1) write rows of their own). Head by head, row
+/// by row: each score the in-order dot product divided by sqrt(head_dim), each row a softmax
+/// over the positions it sees, then `drop` (dropout in training mode: it draws a whole row of
+/// `first + rows` weights, in the order a full pass's N x N weights are drawn), each output an
+/// in-order weighted sum. A full pass's terms in a full pass's order, less the masked ones.
+template <class T, std::size_t D, std::size_t Heads, std::size_t Capacity, class Drop>
+constexpr void causal_attend(const T* queries, std::size_t rows, const T* keys_t, const T* values, std::size_t first,
+                             T* context, T* scores, const Drop& drop, std::size_t h0 = 0, std::size_t h1 = Heads,
+                             std::size_t scores_stride = 0) noexcept {
+  constexpr std::size_t head_dim = D / Heads;
+  constexpr T scale = sqrt_dk<T, head_dim>();
+  for (std::size_t h = h0; h < h1; ++h) {
+    T* row = scores + h * scores_stride;
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::size_t seen = first + i + 1;
+      head_scores<T, head_dim, Capacity>(queries + i * D + h * head_dim, keys_t + h * head_dim * Capacity, seen, scale,
+                                         row);
+      softmax_rows<T>(row, row, 1, seen);
+      drop.row(row, seen, first + rows);
+      weighted_values<T, head_dim, D>(row, values + h * head_dim, seen, context + i * D + h * head_dim);
+    }
+  }
+}
+
+/// The whole causal pass over one sequence: softmax(mask(q k^T / sqrt(hd))) v per head, the
+/// heads side by side, through causal_attend with the sequence's own key store.
+template <std::size_t Heads, class T, std::size_t N, std::size_t D, class Drop>
+constexpr matrix<T, N, D> causal_heads(const matrix<T, N, D>& queries, const matrix<T, N, D>& keys,
+                                       const matrix<T, N, D>& values, const Drop& drop) noexcept {
+  matrix<T, D, N> keys_t;
+  store_keys<N, D>(keys_t.elems, 0, N, keys.elems);
+  matrix<T, N, D> context;
+  T scores[N]{};
+  causal_attend<T, D, Heads, N>(queries.elems, N, keys_t.elems, values.elems, 0, context.elems, scores, drop);
+  return context;
+}
+
+}  // namespace static_attention::detail

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: BSL-1.0
+// Token ids checked where they enter: check_ids() validates a sequence once, against a
+// vocabulary size, and gives token_ids, which the models take without checking again ("parse,
+// don't validate").
+#pragma once
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+
+#include <static_attention/core/result.hpp>
+
+namespace static_attention {
+
+/// An integer type for token ids (any integral type but bool).
+template <class I>
+concept token_id = std::integral<I> && !std::same_as<I, bool>;
+
+namespace detail {
+// Not constexpr: reaching it in constant evaluation stops the compiler, and the diagnostic names
+// the vocabulary size (a template argument), the id and its position (call arguments).
+template <std::size_t VocabSize>
+void token_id_outside_vocabulary(long long /*id*/, std::size_t /*position*/) noexcept {}
+
+template <std::size_t VocabSize, token_id I>
+constexpr bool in_vocabulary(I id) noexcept {
+  if constexpr (std::is_signed_v<I>)
+    if (id < I{0}) return false;
+  return static_cast<unsigned long long>(id) < VocabSize;
+}
+
+// The position of the first id outside [0, VocabSize), or count if there is none. In constant
+// evaluation an id outside is a compile error naming it.
+template <std::size_t VocabSize, token_id I>
+constexpr std::size_t first_bad_id(const I* ids, std::size_t count) noexcept {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!in_vocabulary<VocabSize>(ids[i])) {
+      if (std::is_constant_evaluated()) token_id_outside_vocabulary<VocabSize>(static_cast<long long>(ids[i]), i);
+      return i;
+    }
+  }
+  return count;
+}
+
+// The error for ids[at]: "token id 5000 at position 2 is outside the vocabulary [0, 64)".
+template <std::size_t VocabSize, token_id I>
+constexpr error bad_id_error(const I* ids, std::size_t at) noexcept {
+  return make_error(errc::id_out_of_range, "token id ", static_cast<long long>(ids[at]), " at position ", at,
+                    " is outside the vocabulary [0, ", VocabSize, ")");
+}
+}  // namespace detail
+
+/// N ids, each known to be in [0, VocabSize): made only by check_ids, so a model that takes it
+/// reads no embedding row out of range and needs no check of its own.
+template <std::size_t VocabSize, std::size_t N, token_id I = std::int64_t>
+class token_ids {
+ public:
+  /// The ids, in order.
+  constexpr const std::array<I, N>& ids() const noexcept { return ids_; }
+  constexpr I operator[](std::size_t i) const noexcept { return ids_[i]; }
+  static constexpr std::size_t size() noexcept { return N; }
+  static constexpr std::size_t vocab_size = VocabSize;
+
+ private:
+  template <std::size_t V, token_id J, std::size_t M>
+  friend constexpr result<token_ids<V, M, J>> check_ids(const std::array<J, M>& ids) noexcept;
+  constexpr explicit token_ids(const std::array<I, N>& ids) noexcept : ids_(ids) {}
+  std::array<I, N> ids_;
+};
+
+/// Validates ids against a vocabulary of VocabSize: token_ids, or errc::id_out_of_range naming
+/// the first bad id and its position. In constant evaluation a bad id is a compile error.
+template <std::size_t VocabSize, token_id I, std::size_t N>
+constexpr result<token_ids<VocabSize, N, I>> check_ids(const std::array<I, N>& ids) noexcept {
+  const std::size_t bad = detail::first_bad_id<VocabSize>(ids.data(), N);
+  if (bad < N) return detail::bad_id_error<VocabSize>(ids.data(), bad);
+  return token_ids<VocabSize, N, I>(ids);
+}
+
+/// The same check on ids whose count is known only at run time: success, or the first bad id.
+template <std::size_t VocabSize, token_id I>
+constexpr result<void> check_ids(std::span<const I> ids) noexcept {
+  const std::size_t bad = detail::first_bad_id<VocabSize>(ids.data(), ids.size());
+  if (bad < ids.size()) return detail::bad_id_error<VocabSize>(ids.data(), bad);
+  return {};
+}
+
+}  // namespace static_attention

@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: BSL-1.0
+# cmake -P script: the include graph of ${INCLUDE_ROOT}/static_attention follows the layers.
+#   core/                  includes nothing of the library outside core/
+#   nn/                    core/ and nn/
+#   quant/ text/ verify/   core/, nn/ and their own folder (never each other, nor io/)
+#   io/                    core/, nn/, text/ and io/
+#   X/detail/              never a public header of X or of a folder above X
+#   umbrellas              static_attention.hpp: core/ and nn/; X.hpp: X/ only
+#   only io/ (and io.hpp) includes <ostream>, <iostream>, <fstream>, <sstream>, <string>,
+#   <vector> or <filesystem>
+# Every #include of the library is read, <...> and "..." alike, in every header, detail/ too.
+#   -DINCLUDE_ROOT=<dir>
+cmake_minimum_required(VERSION 3.25)
+set(hosted_only ostream iostream fstream sstream string vector filesystem)
+set(rank_core 0)
+set(rank_nn 1)
+set(rank_quant 2)
+set(rank_text 2)
+set(rank_verify 2)
+set(rank_io 3)
+set(allowed_core core)
+set(allowed_nn core nn)
+set(allowed_quant core nn quant)
+set(allowed_text core nn text)
+set(allowed_verify core nn verify)
+set(allowed_io core nn text io)
+
+file(GLOB_RECURSE headers RELATIVE "${INCLUDE_ROOT}/static_attention" "${INCLUDE_ROOT}/static_attention/*.hpp")
+list(SORT headers)
+if(NOT headers)
+  message(FATAL_ERROR "no headers under ${INCLUDE_ROOT}/static_attention")
+endif()
+
+# The room of a path relative to static_attention/: its first folder, or "umbrella:<stem>".
+function(sa_room out path)
+  if(path MATCHES "^([a-z_]+)/")
+    set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+  else()
+    get_filename_component(stem "${path}" NAME_WE)
+    set(${out} "umbrella:${stem}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+set(failures "")
+set(edges 0)
+foreach(header IN LISTS headers)
+  sa_room(from "${header}")
+  file(STRINGS "${INCLUDE_ROOT}/static_attention/${header}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
+  foreach(line IN LISTS includes)
+    string(REGEX MATCH "[<\"]([^>\"]+)[>\"]" _ "${line}")
+    set(target "${CMAKE_MATCH_1}")
+    if(target MATCHES "^static_attention/(.+)$")
+      set(dep "${CMAKE_MATCH_1}")
+      math(EXPR edges "${edges} + 1")
+      sa_room(to "${dep}")
+      if(from MATCHES "^umbrella:(.+)$")
+        set(stem "${CMAKE_MATCH_1}")
+        if(stem STREQUAL "static_attention")
+          set(ok core nn)
+        else()
+          set(ok "${stem}")
+        endif()
+        if(NOT to IN_LIST ok)
+          string(APPEND failures "\n  ${header} -> ${dep}: the umbrella ${stem}.hpp includes only ${ok}/")
+        endif()
+        continue()
+      endif()
+      if(to MATCHES "^umbrella:" OR NOT DEFINED allowed_${from} OR NOT to IN_LIST allowed_${from})
+        list(JOIN allowed_${from} "/, " may)
+        string(APPEND failures "\n  ${header} -> ${dep}: ${from}/ includes only ${may}/")
+        continue()
+      endif()
+      # A detail header includes no public header of its own folder or of a higher one.
+      if(header MATCHES "/detail/" AND NOT dep MATCHES "/detail/" AND rank_${to} GREATER_EQUAL rank_${from})
+        string(APPEND failures "\n  ${header} -> ${dep}: a detail/ header includes a public header of its own or a higher folder")
+      endif()
+    elseif(NOT from STREQUAL "io" AND NOT from STREQUAL "umbrella:io" AND target IN_LIST hosted_only)
+      string(APPEND failures "\n  ${header} -> <${target}>: only io/ includes <${target}>")
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH headers count)
+if(failures)
+  message(FATAL_ERROR "the include graph breaks the layers:${failures}")
+endif()
+message(STATUS "layers kept: ${count} headers, ${edges} includes of the library")
