@@ -285,7 +285,7 @@ void check_refused(const std::filesystem::path& file, errc code, const std::stri
   CHECK(e.code == code);
   CHECK(e.tensor == tensor);
   CHECK_FALSE(e.model_modified);
-  CHECK(contains(e.message, file.string()));
+  CHECK(contains(e.message, file.filename().string()));  // the path may be shortened from its front
   if (!tensor.empty()) CHECK(contains(e.message, "'" + tensor + "'"));
   for (const std::string_view m : mentions) CHECK_MESSAGE(contains(e.message, m), "missing: ", m);
   CHECK(bytes_of(*model) == before);

@@ -151,7 +151,7 @@ sa::state_dict_result load_both(sa::gpt_model<T, Cfg>& model, const std::vector<
   if (!from_file && !from_memory) {
     CHECK(from_file.error().code == from_memory.error().code);
     CHECK(from_file.error().tensor == from_memory.error().tensor);
-    CHECK(contains(from_file.error().message, file.path.string()));
+    CHECK(contains(from_file.error().message, file.path.filename().string()));  // a long path is shortened
     CHECK_FALSE(from_file.error().model_modified);
   }
   return from_memory;
