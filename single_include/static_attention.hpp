@@ -5950,6 +5950,11 @@ constexpr std::size_t first_bad_id(const I* ids, std::size_t count) noexcept {
   return count;
 }
 
+// The tag of token_ids' constructor: only check_ids, having checked, makes one.
+struct checked_ids_t {
+  explicit checked_ids_t() = default;
+};
+
 // The error for ids[at]: "token id 5000 at position 2 is outside the vocabulary [0, 64)".
 template <std::size_t VocabSize, token_id I>
 constexpr error bad_id_error(const I* ids, std::size_t at) noexcept {
@@ -5969,10 +5974,10 @@ class token_ids {
   static constexpr std::size_t size() noexcept { return N; }
   static constexpr std::size_t vocab_size = VocabSize;
 
+  /// Made by check_ids only: the tag is detail's.
+  constexpr token_ids(detail::checked_ids_t, const std::array<I, N>& ids) noexcept : ids_(ids) {}
+
  private:
-  template <std::size_t V, token_id J, std::size_t M>
-  friend constexpr result<token_ids<V, M, J>> check_ids(const std::array<J, M>& ids) noexcept;
-  constexpr explicit token_ids(const std::array<I, N>& ids) noexcept : ids_(ids) {}
   std::array<I, N> ids_;
 };
 
@@ -5982,7 +5987,7 @@ template <std::size_t VocabSize, token_id I, std::size_t N>
 constexpr result<token_ids<VocabSize, N, I>> check_ids(const std::array<I, N>& ids) noexcept {
   const std::size_t bad = detail::first_bad_id<VocabSize>(ids.data(), N);
   if (bad < N) return detail::bad_id_error<VocabSize>(ids.data(), bad);
-  return token_ids<VocabSize, N, I>(ids);
+  return token_ids<VocabSize, N, I>(detail::checked_ids_t{}, ids);
 }
 
 /// The same check on ids whose count is known only at run time: success, or the first bad id.
