@@ -44,11 +44,16 @@ std::vector<std::byte> widened(std::string_view fixture) {
       for (std::uint64_t b = 4; b-- > 0;) bits = (bits << 8) | std::to_integer<std::uint32_t>(p.data[k + b]);
       st_test::put_le(data, std::bit_cast<std::uint64_t>(static_cast<double>(std::bit_cast<float>(bits))), 8);
     }
+    // Appended piece by piece: GCC 12's -Wrestrict misfires at -O3 on `const char* + std::string`.
     std::string shape;
-    for (const auto d : t.shape) shape += (shape.empty() ? "" : ",") + std::to_string(d);
-    header += (header.size() > 1 ? "," : "") +
-              ("\"" + t.name + "\":{\"dtype\":\"F64\",\"shape\":[" + shape + "],\"data_offsets\":[" +
-               std::to_string(begin) + "," + std::to_string(data.size()) + "]}");
+    for (const auto d : t.shape) {
+      if (!shape.empty()) shape.append(",");
+      shape.append(std::to_string(d));
+    }
+    if (header.size() > 1) header.append(",");
+    header.append("\"").append(t.name).append("\":{\"dtype\":\"F64\",\"shape\":[").append(shape);
+    header.append("],\"data_offsets\":[").append(std::to_string(begin)).append(",");
+    header.append(std::to_string(data.size())).append("]}");
   }
   return st_test::file_of(header + "}", data);
 }
