@@ -8666,9 +8666,7 @@ std::string chars_of(const Args&... args) {
 namespace static_attention::detail {
 
 // The byte at i as an unsigned value.
-constexpr std::uint32_t byte_at(std::string_view s, std::size_t i) noexcept {
-  return static_cast<unsigned char>(s[i]);
-}
+constexpr std::uint32_t byte_at(std::string_view s, std::size_t i) noexcept { return static_cast<unsigned char>(s[i]); }
 
 // How many continuation bytes follow `lead` in a well-formed sequence, and the range its first
 // continuation byte must lie in (Unicode's table 3-7: no overlong forms, no surrogates, nothing
@@ -8738,9 +8736,9 @@ constexpr decoded_code_point decode_valid_utf8(std::string_view s, std::size_t i
   if (b0 < 0x80u) return {static_cast<char32_t>(b0), 1};
   if (b0 < 0xE0u) return {static_cast<char32_t>(((b0 & 0x1Fu) << 6) | (byte_at(s, i + 1) & 0x3Fu)), 2};
   if (b0 < 0xF0u)
-    return {static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((byte_at(s, i + 1) & 0x3Fu) << 6) |
-                                  (byte_at(s, i + 2) & 0x3Fu)),
-            3};
+    return {
+        static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((byte_at(s, i + 1) & 0x3Fu) << 6) | (byte_at(s, i + 2) & 0x3Fu)),
+        3};
   return {static_cast<char32_t>(((b0 & 0x07u) << 18) | ((byte_at(s, i + 1) & 0x3Fu) << 12) |
                                 ((byte_at(s, i + 2) & 0x3Fu) << 6) | (byte_at(s, i + 3) & 0x3Fu)),
           4};
@@ -12893,7 +12891,8 @@ template <class R>
 concept span_convertible_range = requires(R& r) {
   { std::data(r) } -> std::convertible_to<const volatile void*>;
   { std::size(r) } -> std::convertible_to<std::size_t>;
-} && !is_dynamic_span_v<std::remove_cvref_t<R>>;
+}
+&&!is_dynamic_span_v<std::remove_cvref_t<R>>;
 // The element type of such a range (const if it is const).
 template <class R>
 using range_element_t = std::remove_pointer_t<decltype(std::data(std::declval<R&>()))>;
@@ -12947,10 +12946,8 @@ class gpt2_tokenizer {
   }
   /// encode(text, std::span(out)) for a contiguous range (std::array, std::vector, a C array).
   template <detail::span_convertible_range R>
-    requires gpt2_token_id<detail::range_element_t<R>>
-  constexpr auto encode(std::string_view text, R&& out) const noexcept {
-    return encode(text, detail::as_span(out));
-  }
+  requires gpt2_token_id<detail::range_element_t<R>>
+  constexpr auto encode(std::string_view text, R&& out) const noexcept { return encode(text, detail::as_span(out)); }
 
   /// The number of tokens of `text`, as encode would write (same errors but output_too_small).
   constexpr result<std::size_t> count(std::string_view text) const noexcept;
@@ -12978,14 +12975,13 @@ class gpt2_tokenizer {
   }
   /// decode(std::span(ids), out) for a contiguous range of ids.
   template <detail::span_convertible_range R>
-    requires gpt2_token_id<std::remove_cv_t<detail::range_element_t<R>>>
+  requires gpt2_token_id<std::remove_cv_t<detail::range_element_t<R>>>
   constexpr auto decode(R&& ids, std::span<char> out) const noexcept {
     return decode(std::span<const std::remove_cv_t<detail::range_element_t<R>>>(detail::as_span(ids)), out);
   }
   /// decode for a span of non-const ids.
   template <gpt2_token_id I>
-    requires(!std::is_const_v<I>)
-  constexpr auto decode(std::span<I> ids, std::span<char> out) const noexcept {
+  requires(!std::is_const_v<I>) constexpr auto decode(std::span<I> ids, std::span<char> out) const noexcept {
     return decode(std::span<const I>(ids), out);
   }
 
@@ -13133,8 +13129,8 @@ class utf8_stream_decoder {
       i += scan.length;
     }
     if (!fits)
-      return make_error(errc::output_too_small, "utf8_stream_decoder::push(bytes, out): the characters are ",
-                        written, " bytes but out holds ", out.size());
+      return make_error(errc::output_too_small, "utf8_stream_decoder::push(bytes, out): the characters are ", written,
+                        " bytes but out holds ", out.size());
     for (std::size_t k = 0; k < held_size; ++k) pending_[k] = held[k];
     pending_size_ = held_size;
     return written;
@@ -13231,8 +13227,7 @@ constexpr auto run(const feed_forward<T, D, H>& m, const X& x) noexcept {
 /// One head: softmax(q k^T / sqrt(d_k)) v, masked when Causal.
 template <class S, bool Causal, class T, class Q, class V>
 constexpr V attend(const Q& q, const Q& k, const V& v) noexcept {
-  return S::template weighted_values<T, Causal>(
-      S::template softmax<T, Causal>(S::template scores<T, Causal>(q, k)), v);
+  return S::template weighted_values<T, Causal>(S::template softmax<T, Causal>(S::template scores<T, Causal>(q, k)), v);
 }
 
 /// causal_attention.
@@ -13322,6 +13317,12 @@ struct run_block {
 // Each takes intervals of double that hold the T values of the forward pass and returns
 // intervals that hold the T results: the exact image, widened by the T rounding of the step and
 // by the double rounding of the bound itself (detail/rounding.hpp).
+
+// ---- static_attention/verify/detail/interval_types.hpp ---------------------------------------
+// SPDX-License-Identifier: BSL-1.0
+// The sets verify/ bounds: interval<T> and the boxes of intervals in a matrix's and a tensor's
+// shape (public through verify/interval.hpp; here so that the transfer functions need no public
+// header).
 
 // ---- static_attention/verify/detail/rounding.hpp ---------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
@@ -13431,12 +13432,6 @@ constexpr void widen(double& lo, double& hi, double s) noexcept {
 }
 
 }  // namespace static_attention::verify::detail
-
-// ---- static_attention/verify/detail/interval_types.hpp ---------------------------------------
-// SPDX-License-Identifier: BSL-1.0
-// The sets verify/ bounds: interval<T> and the boxes of intervals in a matrix's and a tensor's
-// shape (public through verify/interval.hpp; here so that the transfer functions need no public
-// header).
 
 namespace static_attention::verify {
 
@@ -13697,7 +13692,7 @@ constexpr void ibp_centered(const interval<double>* x, interval<double>* d) noex
     double lo = x[j].lo - (x[j].lo + (sum_hi - x[j].hi)) / n;
     double hi = x[j].hi - (x[j].hi + (sum_lo - x[j].lo)) / n;
     const double own = gamma(0x1p-53, D + 8) * (total_mag + mag(x[j])) * 2;
-    widen<P>(lo, hi, own + mean_error * (1 + unit<T>) + unit<T> * 1.01 * (mag(interval<double>{lo, hi}) + mean_error));
+    widen<P>(lo, hi, own + mean_error * (1 + unit<T>)+unit<T> * 1.01 * (mag(interval<double>{lo, hi}) + mean_error));
     d[j] = {lo, hi};
   }
 }
@@ -13914,8 +13909,8 @@ constexpr zmat<N, O, K> z_affine(const zmat<N, I, K>& x, const matrix<T, I, O>& 
 /// sum over n of a(k) b(k) for two affine forms (rows a_i, b_j with strides): the bilinear
 /// product's linear part on the symbols, its quadratic part (<= radius(a) radius(b)) to e.
 template <class T, class P, std::size_t Ra, std::size_t Ca, std::size_t Rb, std::size_t Cb, std::size_t K>
-constexpr void z_dot(const zmat<Ra, Ca, K>& a, std::size_t a0, std::size_t sa, const zmat<Rb, Cb, K>& b,
-                     std::size_t b0, std::size_t sb, std::size_t n, double& c, double* g, double& e) noexcept {
+constexpr void z_dot(const zmat<Ra, Ca, K>& a, std::size_t a0, std::size_t sa, const zmat<Rb, Cb, K>& b, std::size_t b0,
+                     std::size_t sb, std::size_t n, double& c, double* g, double& e) noexcept {
   double s = 0;
   c = 0;
   e = 0;
@@ -14039,8 +14034,8 @@ constexpr double distance(const interval<double>& iv, double x) noexcept {
 /// Writes y = centre + J (x - c) for the affine forms x_k (k < n, at indices xi[k]) into element
 /// o of y, with J row jrow (n values), plus extra to the error term.
 template <class T, class P, std::size_t R, std::size_t C, std::size_t K>
-constexpr void z_linearised(zmat<R, C, K>& y, std::size_t o, double centre, const double* jrow,
-                            const zmat<R, C, K>& x, const std::size_t* xi, std::size_t n, double extra) noexcept {
+constexpr void z_linearised(zmat<R, C, K>& y, std::size_t o, double centre, const double* jrow, const zmat<R, C, K>& x,
+                            const std::size_t* xi, std::size_t n, double extra) noexcept {
   double e = 0, s = 0;
   double* g = y.g + o * K;
   for (std::size_t t = 0; t < K; ++t) g[t] = 0;
@@ -14104,7 +14099,8 @@ constexpr zmat<N, N, K> z_softmax(const zmat<N, N, K>& s) noexcept {
 /// magnitudes of x in x, standard deviation in sd (each step's rounding pushed through the rest).
 template <class T, std::size_t D>
 constexpr double layer_norm_forward_error(const interval<double>* x, const interval<double>* d,
-                                          const interval<double>& sd, double scale, double shift, std::size_t j) noexcept {
+                                          const interval<double>& sd, double scale, double shift,
+                                          std::size_t j) noexcept {
   const double u = unit<T>;
   double total = 0, var_mag = 0;
   for (std::size_t k = 0; k < D; ++k) {
@@ -14130,8 +14126,7 @@ constexpr double layer_norm_forward_error(const interval<double>* x, const inter
 template <std::size_t D>
 constexpr void layer_norm_jacobian_row(double scale, double sd, const double* n, std::size_t j, double* row) noexcept {
   const double nd = static_cast<double>(D);
-  for (std::size_t k = 0; k < D; ++k)
-    row[k] = scale / sd * ((j == k ? 1.0 : 0.0) - 1 / nd - n[j] * n[k] / nd);
+  for (std::size_t k = 0; k < D; ++k) row[k] = scale / sd * ((j == k ? 1.0 : 0.0) - 1 / nd - n[j] * n[k] / nd);
 }
 
 /// The centred values x_k - mean(x) of row i and sqrt(var + eps) over the zonotope: relational,
@@ -14252,7 +14247,8 @@ constexpr zmat<R, C, K> z_gelu(const zmat<R, C, K>& x) noexcept {
     const double c = x.c[k], r = z_radius(x, k);
     const interval<double> v{down(c - r), up(c + r)};
     const interval<double> slope = gelu_slope<T>(v);
-    const double centre_slope = gelu_slope<T>(interval<double>{c, c}).lo * 0.5 + gelu_slope<T>(interval<double>{c, c}).hi * 0.5;
+    const double centre_slope =
+        gelu_slope<T>(interval<double>{c, c}).lo * 0.5 + gelu_slope<T>(interval<double>{c, c}).hi * 0.5;
     const double centre = gelu_exact<T>(c);
     const interval<double> range = ibp_gelu<T, sound_policy>(v);
     const double y_mag = max2(mag(range.lo), mag(range.hi));
@@ -14279,9 +14275,13 @@ struct ibp_steps {
   template <std::size_t R, std::size_t C>
   using mat = dbox<R, C>;
   template <std::size_t R, std::size_t C>
-  static constexpr mat<R, C> from_box(const dbox<R, C>& b) noexcept { return b; }
+  static constexpr mat<R, C> from_box(const dbox<R, C>& b) noexcept {
+    return b;
+  }
   template <std::size_t R, std::size_t C>
-  static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept { return x; }
+  static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept {
+    return x;
+  }
   template <class T, std::size_t N, std::size_t I, std::size_t O>
   static constexpr mat<N, O> affine(const mat<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* b) noexcept {
     return ibp_affine<T, P>(x, w, b);
@@ -14291,19 +14291,25 @@ struct ibp_steps {
     return ibp_scores<T, P, Causal>(q, k);
   }
   template <class T, bool Causal, std::size_t N>
-  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept { return ibp_softmax<T, P, Causal>(s); }
+  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept {
+    return ibp_softmax<T, P, Causal>(s);
+  }
   template <class T, bool Causal, std::size_t N, std::size_t Dv>
   static constexpr mat<N, Dv> weighted_values(const mat<N, N>& w, const mat<N, Dv>& v) noexcept {
     return ibp_weighted_values<T, P, Causal>(w, v);
   }
   template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept { return ibp_add<T, P>(a, b); }
+  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept {
+    return ibp_add<T, P>(a, b);
+  }
   template <class T, std::size_t N, std::size_t D>
   static constexpr mat<N, D> norm(const mat<N, D>& x, const layer_norm<T, D>& ln) noexcept {
     return ibp_layer_norm<T, P>(x, ln);
   }
   template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept { return ibp_gelu<T, P>(x); }
+  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept {
+    return ibp_gelu<T, P>(x);
+  }
   template <std::size_t Count, std::size_t N, std::size_t C>
   static constexpr mat<N, Count> slice(const mat<N, C>& x, std::size_t offset) noexcept {
     return ibp_slice<Count>(x, offset);
@@ -14322,9 +14328,13 @@ struct zonotope_steps {
   template <std::size_t R, std::size_t C>
   using mat = zmat<R, C, K>;
   template <std::size_t R, std::size_t C>
-  static constexpr mat<R, C> from_box(const dbox<R, C>& b) noexcept { return z_from_box<K>(b); }
+  static constexpr mat<R, C> from_box(const dbox<R, C>& b) noexcept {
+    return z_from_box<K>(b);
+  }
   template <std::size_t R, std::size_t C>
-  static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept { return z_concretize<P>(x); }
+  static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept {
+    return z_concretize<P>(x);
+  }
   template <class T, std::size_t N, std::size_t I, std::size_t O>
   static constexpr mat<N, O> affine(const mat<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* b) noexcept {
     return z_affine<T, P>(x, w, b);
@@ -14334,19 +14344,25 @@ struct zonotope_steps {
     return z_scores<T, P, Causal>(q, k);
   }
   template <class T, bool Causal, std::size_t N>
-  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept { return z_softmax<T, P, Causal>(s); }
+  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept {
+    return z_softmax<T, P, Causal>(s);
+  }
   template <class T, bool Causal, std::size_t N, std::size_t Dv>
   static constexpr mat<N, Dv> weighted_values(const mat<N, N>& w, const mat<N, Dv>& v) noexcept {
     return z_weighted_values<T, P, Causal>(w, v);
   }
   template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept { return z_add<T, P>(a, b); }
+  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept {
+    return z_add<T, P>(a, b);
+  }
   template <class T, std::size_t N, std::size_t D>
   static constexpr mat<N, D> norm(const mat<N, D>& x, const layer_norm<T, D>& ln) noexcept {
     return z_layer_norm<T, P>(x, ln);
   }
   template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept { return z_gelu<T, P>(x); }
+  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept {
+    return z_gelu<T, P>(x);
+  }
   template <std::size_t Count, std::size_t N, std::size_t C>
   static constexpr mat<N, Count> slice(const mat<N, C>& x, std::size_t offset) noexcept {
     return z_slice<Count>(x, offset);
@@ -14356,7 +14372,9 @@ struct zonotope_steps {
     z_assign<Count>(x, block, offset);
   }
   template <std::size_t R, std::size_t C>
-  static constexpr void share_errors(mat<R, C>& x) noexcept { z_share_errors(x); }
+  static constexpr void share_errors(mat<R, C>& x) noexcept {
+    z_share_errors(x);
+  }
 };
 }  // namespace detail
 
@@ -14386,7 +14404,9 @@ using relational = zonotope<>;
 
 /// A domain tag: ibp_with<P> or zonotope<K, P>.
 template <class D>
-concept domain = requires { typename D::template steps<1>; };
+concept domain = requires {
+  typename D::template steps<1>;
+};
 
 }  // namespace static_attention::verify
 
@@ -14442,7 +14462,8 @@ using steps_for = typename D::template steps<R * C>;
 
 /// The input embeddings of ids, as gpt_model computes them: tok_emb(ids) + pos_emb(arange(N)).
 template <class T, gpt_config Cfg, token_id I, std::size_t N>
-constexpr matrix<T, N, Cfg.emb_dim> input_embeddings(const gpt_model<T, Cfg>& model, const std::array<I, N>& ids) noexcept {
+constexpr matrix<T, N, Cfg.emb_dim> input_embeddings(const gpt_model<T, Cfg>& model,
+                                                     const std::array<I, N>& ids) noexcept {
   return model.tok_emb(ids) + model.pos_emb.template rows<N>();
 }
 
@@ -14474,7 +14495,8 @@ template <domain D = relational, class T, gpt_config Cfg, token_id I, std::size_
 constexpr box<T, N, Cfg.vocab_size> bound(const gpt_model<T, Cfg>& model, const std::array<I, N>& ids, T eps) noexcept {
   using S = detail::steps_for<D, N, Cfg.emb_dim>;
   const auto h = S::template norm<T>(detail::gpt_hidden<S>(model, ids, eps), model.final_norm);
-  return detail::narrow_box<T>(S::concretize(S::template affine<T>(h, model.out_head, static_cast<const matrix<T, 1, Cfg.vocab_size>*>(nullptr))));
+  return detail::narrow_box<T>(S::concretize(
+      S::template affine<T>(h, model.out_head, static_cast<const matrix<T, 1, Cfg.vocab_size>*>(nullptr))));
 }
 
 /// Per-element intervals of gelu(x) (nn/gelu.hpp) for every x in set.
@@ -14605,7 +14627,9 @@ struct dependency_steps {
     return affine<T>(x, matrix<T, D, D>{}, static_cast<const matrix<T, 1, D>*>(nullptr));
   }
   template <class T, std::size_t R, std::size_t C>
-  static constexpr dep<R, C> gelu(const dep<R, C>& x) noexcept { return x; }
+  static constexpr dep<R, C> gelu(const dep<R, C>& x) noexcept {
+    return x;
+  }
   template <std::size_t Count, std::size_t N, std::size_t C>
   static constexpr dep<N, Count> slice(const dep<N, C>& x, std::size_t offset) noexcept {
     dep<N, Count> y;
@@ -14625,7 +14649,9 @@ struct dependency_steps {
 /// A module outside nn/ that describes its forward pass to the analysis, as a member
 /// `template <class S, class X> constexpr auto dependencies(const X&) const` over S's steps.
 template <class M, class X>
-concept describes_dependencies = requires(const M& m, const X& x) { m.template dependencies<dependency_steps>(x); };
+concept describes_dependencies = requires(const M& m, const X& x) {
+  m.template dependencies<dependency_steps>(x);
+};
 
 /// The analysis of one module: its own description, else propagate.hpp's mirror of nn/.
 template <class M, class X>
@@ -14706,12 +14732,14 @@ constexpr double margin_lower(const dbox<1, D>& h, const matrix<T, D, V>& w, std
   for (std::size_t k = 0; k < D; ++k) {
     const double dw = static_cast<double>(w.elems[k * V + best]) - static_cast<double>(w.elems[k * V + j]);
     lo += dw >= 0 ? dw * h.elems[k].lo : dw * h.elems[k].hi;
-    s += (mag(static_cast<double>(w.elems[k * V + best])) + mag(static_cast<double>(w.elems[k * V + j]))) * mag(h.elems[k]);
+    s += (mag(static_cast<double>(w.elems[k * V + best])) + mag(static_cast<double>(w.elems[k * V + j]))) *
+         mag(h.elems[k]);
   }
   return down(lo - dot_slack<T>(D + 2, s));
 }
 template <class T, class P, std::size_t D, std::size_t V, std::size_t K>
-constexpr double margin_lower(const zmat<1, D, K>& h, const matrix<T, D, V>& w, std::size_t best, std::size_t j) noexcept {
+constexpr double margin_lower(const zmat<1, D, K>& h, const matrix<T, D, V>& w, std::size_t best,
+                              std::size_t j) noexcept {
   double c = 0, e = 0, s = 0, g[K]{};
   for (std::size_t k = 0; k < D; ++k) {
     const double dw = static_cast<double>(w.elems[k * V + best]) - static_cast<double>(w.elems[k * V + j]);
@@ -14744,7 +14772,8 @@ constexpr zmat<1, D, K> last_row(const zmat<N, D, K>& x) noexcept {
 
 /// True if domain D proves every margin of the last token positive over the eps-ball.
 template <class D, class P, class T, gpt_config Cfg, token_id I, std::size_t N>
-constexpr bool certify_with(const gpt_model<T, Cfg>& model, const std::array<I, N>& ids, T eps, std::size_t best) noexcept {
+constexpr bool certify_with(const gpt_model<T, Cfg>& model, const std::array<I, N>& ids, T eps,
+                            std::size_t best) noexcept {
   using S = steps_for<D, N, Cfg.emb_dim>;
   const auto h = S::template norm<T>(last_row(gpt_hidden<S>(model, ids, eps)), model.final_norm);
   for (std::size_t j = 0; j < Cfg.vocab_size; ++j)

@@ -84,7 +84,8 @@ template <class R>
 concept span_convertible_range = requires(R& r) {
   { std::data(r) } -> std::convertible_to<const volatile void*>;
   { std::size(r) } -> std::convertible_to<std::size_t>;
-} && !is_dynamic_span_v<std::remove_cvref_t<R>>;
+}
+&&!is_dynamic_span_v<std::remove_cvref_t<R>>;
 // The element type of such a range (const if it is const).
 template <class R>
 using range_element_t = std::remove_pointer_t<decltype(std::data(std::declval<R&>()))>;
@@ -138,10 +139,8 @@ class gpt2_tokenizer {
   }
   /// encode(text, std::span(out)) for a contiguous range (std::array, std::vector, a C array).
   template <detail::span_convertible_range R>
-    requires gpt2_token_id<detail::range_element_t<R>>
-  constexpr auto encode(std::string_view text, R&& out) const noexcept {
-    return encode(text, detail::as_span(out));
-  }
+  requires gpt2_token_id<detail::range_element_t<R>>
+  constexpr auto encode(std::string_view text, R&& out) const noexcept { return encode(text, detail::as_span(out)); }
 
   /// The number of tokens of `text`, as encode would write (same errors but output_too_small).
   constexpr result<std::size_t> count(std::string_view text) const noexcept;
@@ -169,14 +168,13 @@ class gpt2_tokenizer {
   }
   /// decode(std::span(ids), out) for a contiguous range of ids.
   template <detail::span_convertible_range R>
-    requires gpt2_token_id<std::remove_cv_t<detail::range_element_t<R>>>
+  requires gpt2_token_id<std::remove_cv_t<detail::range_element_t<R>>>
   constexpr auto decode(R&& ids, std::span<char> out) const noexcept {
     return decode(std::span<const std::remove_cv_t<detail::range_element_t<R>>>(detail::as_span(ids)), out);
   }
   /// decode for a span of non-const ids.
   template <gpt2_token_id I>
-    requires(!std::is_const_v<I>)
-  constexpr auto decode(std::span<I> ids, std::span<char> out) const noexcept {
+  requires(!std::is_const_v<I>) constexpr auto decode(std::span<I> ids, std::span<char> out) const noexcept {
     return decode(std::span<const I>(ids), out);
   }
 

@@ -71,8 +71,8 @@ class utf8_stream_decoder {
       i += scan.length;
     }
     if (!fits)
-      return make_error(errc::output_too_small, "utf8_stream_decoder::push(bytes, out): the characters are ",
-                        written, " bytes but out holds ", out.size());
+      return make_error(errc::output_too_small, "utf8_stream_decoder::push(bytes, out): the characters are ", written,
+                        " bytes but out holds ", out.size());
     for (std::size_t k = 0; k < held_size; ++k) pending_[k] = held[k];
     pending_size_ = held_size;
     return written;

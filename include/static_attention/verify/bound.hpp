@@ -38,7 +38,8 @@ using steps_for = typename D::template steps<R * C>;
 
 /// The input embeddings of ids, as gpt_model computes them: tok_emb(ids) + pos_emb(arange(N)).
 template <class T, gpt_config Cfg, token_id I, std::size_t N>
-constexpr matrix<T, N, Cfg.emb_dim> input_embeddings(const gpt_model<T, Cfg>& model, const std::array<I, N>& ids) noexcept {
+constexpr matrix<T, N, Cfg.emb_dim> input_embeddings(const gpt_model<T, Cfg>& model,
+                                                     const std::array<I, N>& ids) noexcept {
   return model.tok_emb(ids) + model.pos_emb.template rows<N>();
 }
 
@@ -70,7 +71,8 @@ template <domain D = relational, class T, gpt_config Cfg, token_id I, std::size_
 constexpr box<T, N, Cfg.vocab_size> bound(const gpt_model<T, Cfg>& model, const std::array<I, N>& ids, T eps) noexcept {
   using S = detail::steps_for<D, N, Cfg.emb_dim>;
   const auto h = S::template norm<T>(detail::gpt_hidden<S>(model, ids, eps), model.final_norm);
-  return detail::narrow_box<T>(S::concretize(S::template affine<T>(h, model.out_head, static_cast<const matrix<T, 1, Cfg.vocab_size>*>(nullptr))));
+  return detail::narrow_box<T>(S::concretize(
+      S::template affine<T>(h, model.out_head, static_cast<const matrix<T, 1, Cfg.vocab_size>*>(nullptr))));
 }
 
 /// Per-element intervals of gelu(x) (nn/gelu.hpp) for every x in set.

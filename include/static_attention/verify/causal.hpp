@@ -107,7 +107,9 @@ struct dependency_steps {
     return affine<T>(x, matrix<T, D, D>{}, static_cast<const matrix<T, 1, D>*>(nullptr));
   }
   template <class T, std::size_t R, std::size_t C>
-  static constexpr dep<R, C> gelu(const dep<R, C>& x) noexcept { return x; }
+  static constexpr dep<R, C> gelu(const dep<R, C>& x) noexcept {
+    return x;
+  }
   template <std::size_t Count, std::size_t N, std::size_t C>
   static constexpr dep<N, Count> slice(const dep<N, C>& x, std::size_t offset) noexcept {
     dep<N, Count> y;
@@ -127,7 +129,9 @@ struct dependency_steps {
 /// A module outside nn/ that describes its forward pass to the analysis, as a member
 /// `template <class S, class X> constexpr auto dependencies(const X&) const` over S's steps.
 template <class M, class X>
-concept describes_dependencies = requires(const M& m, const X& x) { m.template dependencies<dependency_steps>(x); };
+concept describes_dependencies = requires(const M& m, const X& x) {
+  m.template dependencies<dependency_steps>(x);
+};
 
 /// The analysis of one module: its own description, else propagate.hpp's mirror of nn/.
 template <class M, class X>

@@ -20,12 +20,14 @@ constexpr double margin_lower(const dbox<1, D>& h, const matrix<T, D, V>& w, std
   for (std::size_t k = 0; k < D; ++k) {
     const double dw = static_cast<double>(w.elems[k * V + best]) - static_cast<double>(w.elems[k * V + j]);
     lo += dw >= 0 ? dw * h.elems[k].lo : dw * h.elems[k].hi;
-    s += (mag(static_cast<double>(w.elems[k * V + best])) + mag(static_cast<double>(w.elems[k * V + j]))) * mag(h.elems[k]);
+    s += (mag(static_cast<double>(w.elems[k * V + best])) + mag(static_cast<double>(w.elems[k * V + j]))) *
+         mag(h.elems[k]);
   }
   return down(lo - dot_slack<T>(D + 2, s));
 }
 template <class T, class P, std::size_t D, std::size_t V, std::size_t K>
-constexpr double margin_lower(const zmat<1, D, K>& h, const matrix<T, D, V>& w, std::size_t best, std::size_t j) noexcept {
+constexpr double margin_lower(const zmat<1, D, K>& h, const matrix<T, D, V>& w, std::size_t best,
+                              std::size_t j) noexcept {
   double c = 0, e = 0, s = 0, g[K]{};
   for (std::size_t k = 0; k < D; ++k) {
     const double dw = static_cast<double>(w.elems[k * V + best]) - static_cast<double>(w.elems[k * V + j]);
@@ -58,7 +60,8 @@ constexpr zmat<1, D, K> last_row(const zmat<N, D, K>& x) noexcept {
 
 /// True if domain D proves every margin of the last token positive over the eps-ball.
 template <class D, class P, class T, gpt_config Cfg, token_id I, std::size_t N>
-constexpr bool certify_with(const gpt_model<T, Cfg>& model, const std::array<I, N>& ids, T eps, std::size_t best) noexcept {
+constexpr bool certify_with(const gpt_model<T, Cfg>& model, const std::array<I, N>& ids, T eps,
+                            std::size_t best) noexcept {
   using S = steps_for<D, N, Cfg.emb_dim>;
   const auto h = S::template norm<T>(last_row(gpt_hidden<S>(model, ids, eps)), model.final_norm);
   for (std::size_t j = 0; j < Cfg.vocab_size; ++j)

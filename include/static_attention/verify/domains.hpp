@@ -23,9 +23,13 @@ struct ibp_steps {
   template <std::size_t R, std::size_t C>
   using mat = dbox<R, C>;
   template <std::size_t R, std::size_t C>
-  static constexpr mat<R, C> from_box(const dbox<R, C>& b) noexcept { return b; }
+  static constexpr mat<R, C> from_box(const dbox<R, C>& b) noexcept {
+    return b;
+  }
   template <std::size_t R, std::size_t C>
-  static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept { return x; }
+  static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept {
+    return x;
+  }
   template <class T, std::size_t N, std::size_t I, std::size_t O>
   static constexpr mat<N, O> affine(const mat<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* b) noexcept {
     return ibp_affine<T, P>(x, w, b);
@@ -35,19 +39,25 @@ struct ibp_steps {
     return ibp_scores<T, P, Causal>(q, k);
   }
   template <class T, bool Causal, std::size_t N>
-  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept { return ibp_softmax<T, P, Causal>(s); }
+  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept {
+    return ibp_softmax<T, P, Causal>(s);
+  }
   template <class T, bool Causal, std::size_t N, std::size_t Dv>
   static constexpr mat<N, Dv> weighted_values(const mat<N, N>& w, const mat<N, Dv>& v) noexcept {
     return ibp_weighted_values<T, P, Causal>(w, v);
   }
   template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept { return ibp_add<T, P>(a, b); }
+  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept {
+    return ibp_add<T, P>(a, b);
+  }
   template <class T, std::size_t N, std::size_t D>
   static constexpr mat<N, D> norm(const mat<N, D>& x, const layer_norm<T, D>& ln) noexcept {
     return ibp_layer_norm<T, P>(x, ln);
   }
   template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept { return ibp_gelu<T, P>(x); }
+  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept {
+    return ibp_gelu<T, P>(x);
+  }
   template <std::size_t Count, std::size_t N, std::size_t C>
   static constexpr mat<N, Count> slice(const mat<N, C>& x, std::size_t offset) noexcept {
     return ibp_slice<Count>(x, offset);
@@ -66,9 +76,13 @@ struct zonotope_steps {
   template <std::size_t R, std::size_t C>
   using mat = zmat<R, C, K>;
   template <std::size_t R, std::size_t C>
-  static constexpr mat<R, C> from_box(const dbox<R, C>& b) noexcept { return z_from_box<K>(b); }
+  static constexpr mat<R, C> from_box(const dbox<R, C>& b) noexcept {
+    return z_from_box<K>(b);
+  }
   template <std::size_t R, std::size_t C>
-  static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept { return z_concretize<P>(x); }
+  static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept {
+    return z_concretize<P>(x);
+  }
   template <class T, std::size_t N, std::size_t I, std::size_t O>
   static constexpr mat<N, O> affine(const mat<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* b) noexcept {
     return z_affine<T, P>(x, w, b);
@@ -78,19 +92,25 @@ struct zonotope_steps {
     return z_scores<T, P, Causal>(q, k);
   }
   template <class T, bool Causal, std::size_t N>
-  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept { return z_softmax<T, P, Causal>(s); }
+  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept {
+    return z_softmax<T, P, Causal>(s);
+  }
   template <class T, bool Causal, std::size_t N, std::size_t Dv>
   static constexpr mat<N, Dv> weighted_values(const mat<N, N>& w, const mat<N, Dv>& v) noexcept {
     return z_weighted_values<T, P, Causal>(w, v);
   }
   template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept { return z_add<T, P>(a, b); }
+  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept {
+    return z_add<T, P>(a, b);
+  }
   template <class T, std::size_t N, std::size_t D>
   static constexpr mat<N, D> norm(const mat<N, D>& x, const layer_norm<T, D>& ln) noexcept {
     return z_layer_norm<T, P>(x, ln);
   }
   template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept { return z_gelu<T, P>(x); }
+  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept {
+    return z_gelu<T, P>(x);
+  }
   template <std::size_t Count, std::size_t N, std::size_t C>
   static constexpr mat<N, Count> slice(const mat<N, C>& x, std::size_t offset) noexcept {
     return z_slice<Count>(x, offset);
@@ -100,7 +120,9 @@ struct zonotope_steps {
     z_assign<Count>(x, block, offset);
   }
   template <std::size_t R, std::size_t C>
-  static constexpr void share_errors(mat<R, C>& x) noexcept { z_share_errors(x); }
+  static constexpr void share_errors(mat<R, C>& x) noexcept {
+    z_share_errors(x);
+  }
 };
 }  // namespace detail
 
@@ -130,6 +152,8 @@ using relational = zonotope<>;
 
 /// A domain tag: ibp_with<P> or zonotope<K, P>.
 template <class D>
-concept domain = requires { typename D::template steps<1>; };
+concept domain = requires {
+  typename D::template steps<1>;
+};
 
 }  // namespace static_attention::verify

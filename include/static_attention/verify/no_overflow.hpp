@@ -7,9 +7,9 @@
 // [-128, 127], centred codes in [-255, 255], probabilities in [0, 65535] (uint16).
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <concepts>
 
 namespace static_attention::verify {
 

@@ -10,9 +10,7 @@
 namespace static_attention::detail {
 
 // The byte at i as an unsigned value.
-constexpr std::uint32_t byte_at(std::string_view s, std::size_t i) noexcept {
-  return static_cast<unsigned char>(s[i]);
-}
+constexpr std::uint32_t byte_at(std::string_view s, std::size_t i) noexcept { return static_cast<unsigned char>(s[i]); }
 
 // How many continuation bytes follow `lead` in a well-formed sequence, and the range its first
 // continuation byte must lie in (Unicode's table 3-7: no overlong forms, no surrogates, nothing
@@ -82,9 +80,9 @@ constexpr decoded_code_point decode_valid_utf8(std::string_view s, std::size_t i
   if (b0 < 0x80u) return {static_cast<char32_t>(b0), 1};
   if (b0 < 0xE0u) return {static_cast<char32_t>(((b0 & 0x1Fu) << 6) | (byte_at(s, i + 1) & 0x3Fu)), 2};
   if (b0 < 0xF0u)
-    return {static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((byte_at(s, i + 1) & 0x3Fu) << 6) |
-                                  (byte_at(s, i + 2) & 0x3Fu)),
-            3};
+    return {
+        static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((byte_at(s, i + 1) & 0x3Fu) << 6) | (byte_at(s, i + 2) & 0x3Fu)),
+        3};
   return {static_cast<char32_t>(((b0 & 0x07u) << 18) | ((byte_at(s, i + 1) & 0x3Fu) << 12) |
                                 ((byte_at(s, i + 2) & 0x3Fu) << 6) | (byte_at(s, i + 3) & 0x3Fu)),
           4};

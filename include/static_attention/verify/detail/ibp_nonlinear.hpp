@@ -35,7 +35,7 @@ constexpr void ibp_centered(const interval<double>* x, interval<double>* d) noex
     double lo = x[j].lo - (x[j].lo + (sum_hi - x[j].hi)) / n;
     double hi = x[j].hi - (x[j].hi + (sum_lo - x[j].lo)) / n;
     const double own = gamma(0x1p-53, D + 8) * (total_mag + mag(x[j])) * 2;
-    widen<P>(lo, hi, own + mean_error * (1 + unit<T>) + unit<T> * 1.01 * (mag(interval<double>{lo, hi}) + mean_error));
+    widen<P>(lo, hi, own + mean_error * (1 + unit<T>)+unit<T> * 1.01 * (mag(interval<double>{lo, hi}) + mean_error));
     d[j] = {lo, hi};
   }
 }

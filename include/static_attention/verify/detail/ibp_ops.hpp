@@ -11,8 +11,8 @@
 #include <static_attention/core/matrix.hpp>
 #include <static_attention/nn/detail/attention_core.hpp>
 #include <static_attention/nn/gelu.hpp>
-#include <static_attention/verify/detail/rounding.hpp>
 #include <static_attention/verify/detail/interval_types.hpp>
+#include <static_attention/verify/detail/rounding.hpp>
 
 namespace static_attention::verify::detail {
 

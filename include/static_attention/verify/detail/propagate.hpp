@@ -54,8 +54,7 @@ constexpr auto run(const feed_forward<T, D, H>& m, const X& x) noexcept {
 /// One head: softmax(q k^T / sqrt(d_k)) v, masked when Causal.
 template <class S, bool Causal, class T, class Q, class V>
 constexpr V attend(const Q& q, const Q& k, const V& v) noexcept {
-  return S::template weighted_values<T, Causal>(
-      S::template softmax<T, Causal>(S::template scores<T, Causal>(q, k)), v);
+  return S::template weighted_values<T, Causal>(S::template softmax<T, Causal>(S::template scores<T, Causal>(q, k)), v);
 }
 
 /// causal_attention.

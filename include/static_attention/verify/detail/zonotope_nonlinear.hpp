@@ -25,8 +25,8 @@ constexpr double distance(const interval<double>& iv, double x) noexcept {
 /// Writes y = centre + J (x - c) for the affine forms x_k (k < n, at indices xi[k]) into element
 /// o of y, with J row jrow (n values), plus extra to the error term.
 template <class T, class P, std::size_t R, std::size_t C, std::size_t K>
-constexpr void z_linearised(zmat<R, C, K>& y, std::size_t o, double centre, const double* jrow,
-                            const zmat<R, C, K>& x, const std::size_t* xi, std::size_t n, double extra) noexcept {
+constexpr void z_linearised(zmat<R, C, K>& y, std::size_t o, double centre, const double* jrow, const zmat<R, C, K>& x,
+                            const std::size_t* xi, std::size_t n, double extra) noexcept {
   double e = 0, s = 0;
   double* g = y.g + o * K;
   for (std::size_t t = 0; t < K; ++t) g[t] = 0;
@@ -90,7 +90,8 @@ constexpr zmat<N, N, K> z_softmax(const zmat<N, N, K>& s) noexcept {
 /// magnitudes of x in x, standard deviation in sd (each step's rounding pushed through the rest).
 template <class T, std::size_t D>
 constexpr double layer_norm_forward_error(const interval<double>* x, const interval<double>* d,
-                                          const interval<double>& sd, double scale, double shift, std::size_t j) noexcept {
+                                          const interval<double>& sd, double scale, double shift,
+                                          std::size_t j) noexcept {
   const double u = unit<T>;
   double total = 0, var_mag = 0;
   for (std::size_t k = 0; k < D; ++k) {
@@ -116,8 +117,7 @@ constexpr double layer_norm_forward_error(const interval<double>* x, const inter
 template <std::size_t D>
 constexpr void layer_norm_jacobian_row(double scale, double sd, const double* n, std::size_t j, double* row) noexcept {
   const double nd = static_cast<double>(D);
-  for (std::size_t k = 0; k < D; ++k)
-    row[k] = scale / sd * ((j == k ? 1.0 : 0.0) - 1 / nd - n[j] * n[k] / nd);
+  for (std::size_t k = 0; k < D; ++k) row[k] = scale / sd * ((j == k ? 1.0 : 0.0) - 1 / nd - n[j] * n[k] / nd);
 }
 
 /// The centred values x_k - mean(x) of row i and sqrt(var + eps) over the zonotope: relational,
@@ -238,7 +238,8 @@ constexpr zmat<R, C, K> z_gelu(const zmat<R, C, K>& x) noexcept {
     const double c = x.c[k], r = z_radius(x, k);
     const interval<double> v{down(c - r), up(c + r)};
     const interval<double> slope = gelu_slope<T>(v);
-    const double centre_slope = gelu_slope<T>(interval<double>{c, c}).lo * 0.5 + gelu_slope<T>(interval<double>{c, c}).hi * 0.5;
+    const double centre_slope =
+        gelu_slope<T>(interval<double>{c, c}).lo * 0.5 + gelu_slope<T>(interval<double>{c, c}).hi * 0.5;
     const double centre = gelu_exact<T>(c);
     const interval<double> range = ibp_gelu<T, sound_policy>(v);
     const double y_mag = max2(mag(range.lo), mag(range.hi));

@@ -101,8 +101,8 @@ constexpr zmat<N, O, K> z_affine(const zmat<N, I, K>& x, const matrix<T, I, O>& 
 /// sum over n of a(k) b(k) for two affine forms (rows a_i, b_j with strides): the bilinear
 /// product's linear part on the symbols, its quadratic part (<= radius(a) radius(b)) to e.
 template <class T, class P, std::size_t Ra, std::size_t Ca, std::size_t Rb, std::size_t Cb, std::size_t K>
-constexpr void z_dot(const zmat<Ra, Ca, K>& a, std::size_t a0, std::size_t sa, const zmat<Rb, Cb, K>& b,
-                     std::size_t b0, std::size_t sb, std::size_t n, double& c, double* g, double& e) noexcept {
+constexpr void z_dot(const zmat<Ra, Ca, K>& a, std::size_t a0, std::size_t sa, const zmat<Rb, Cb, K>& b, std::size_t b0,
+                     std::size_t sb, std::size_t n, double& c, double* g, double& e) noexcept {
   double s = 0;
   c = 0;
   e = 0;
