@@ -81,42 +81,34 @@ template <std::integral I>
 namespace detail::math {
 template <class T>
 inline constexpr bool is_long_double = std::is_same_v<T, long double>;
+
+// The one refusal the four long double overloads below share.
+template <class T>
+constexpr T refuse_long_double(T x) noexcept {
+  static_assert(!is_long_double<T>,
+                "static_attention::exp, log, sqrt and tanh have float and double overloads only; long double is "
+                "not supported (convert with static_cast<double>)");
+  return x;
+}
 }  // namespace detail::math
 
 /// long double: refused with a reason (an exact match, so it is chosen over the float and double
 /// overloads, which would otherwise be ambiguous).
 template <class T>
 requires detail::math::is_long_double<T>
-constexpr T exp(T x) noexcept {
-  static_assert(!detail::math::is_long_double<T>,
-                "static_attention::exp has float and double overloads only; long double is not supported "
-                "(convert with static_cast<double>)");
-  return x;
-}
+constexpr T exp(T x) noexcept { return detail::math::refuse_long_double(x); }
+/// long double: refused, as exp.
 template <class T>
 requires detail::math::is_long_double<T>
-constexpr T log(T x) noexcept {
-  static_assert(!detail::math::is_long_double<T>,
-                "static_attention::log has float and double overloads only; long double is not supported "
-                "(convert with static_cast<double>)");
-  return x;
-}
+constexpr T log(T x) noexcept { return detail::math::refuse_long_double(x); }
+/// long double: refused, as exp.
 template <class T>
 requires detail::math::is_long_double<T>
-constexpr T sqrt(T x) noexcept {
-  static_assert(!detail::math::is_long_double<T>,
-                "static_attention::sqrt has float and double overloads only; long double is not supported "
-                "(convert with static_cast<double>)");
-  return x;
-}
+constexpr T sqrt(T x) noexcept { return detail::math::refuse_long_double(x); }
+/// long double: refused, as exp.
 template <class T>
 requires detail::math::is_long_double<T>
-constexpr T tanh(T x) noexcept {
-  static_assert(!detail::math::is_long_double<T>,
-                "static_attention::tanh has float and double overloads only; long double is not supported "
-                "(convert with static_cast<double>)");
-  return x;
-}
+constexpr T tanh(T x) noexcept { return detail::math::refuse_long_double(x); }
 
 namespace detail::math {
 // One loop for every array overload. Raw pointers keep the loop free of span bounds checks

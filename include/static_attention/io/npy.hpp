@@ -238,6 +238,69 @@ inline npy_result<std::uint64_t> npz_archive_size(const npy_input& in, const npy
   return *in.regular_size();
 }
 
+// The two ends every reader finishes with: the array as a new value, or written into the
+// caller's own (only once everything is checked).
+template <npy_loadable M>
+struct npy_as_value {
+  npy_result<M> operator()(std::span<const std::byte> bytes, const npy_context& ctx, bool cut) const {
+    return parse_npy_as<M>(bytes, ctx, cut);
+  }
+};
+template <npy_loadable M>
+struct npy_into {
+  M* out;
+  npy_result<void> operator()(std::span<const std::byte> bytes, const npy_context& ctx, bool cut) const {
+    return parse_npy_into(bytes, *out, ctx, cut);
+  }
+};
+template <class Finish>
+using npy_finish_result =
+    decltype(std::declval<const Finish&>()(std::span<const std::byte>{}, std::declval<const npy_context&>(), false));
+
+// What an .npz reader expects of `entry`, for its messages.
+template <npy_loadable M>
+std::string npz_expectation(std::string_view entry) {
+  return "entry '" + std::string{entry} + "' as " + npy_expectation<M>();
+}
+
+// The .npy file at `path`, finished by `finish`.
+template <npy_loadable M, class Finish>
+npy_finish_result<Finish> load_npy_with(std::string_view path, const Finish& finish) {
+  const std::string expected = npy_expectation<M>();
+  const npy_context ctx{path, expected};
+  std::vector<std::byte> bytes;
+  bool cut = false;
+  if (auto e = npy_read_file_as<M>(path, bytes, cut, ctx)) return std::move(*e);
+  return finish(bytes, ctx, cut);
+}
+
+// The entry `entry` of the archive `zip`, called `name` in messages, finished by `finish`.
+template <npy_loadable M, class Source, class Finish>
+npy_finish_result<Finish> npz_read_entry(Source& zip, std::string_view name, std::string_view entry,
+                                         const Finish& finish) {
+  const std::string expected = npz_expectation<M>(entry);
+  const npy_context ctx{name, expected};
+  std::string entry_name;
+  bool cut = false;
+  auto data = npz_entry_data<M>(zip, entry, entry_name, cut, ctx);
+  if (!data) return data.error();
+  const std::string inner_name = std::string{name} + "/" + entry_name, inner_expected = npy_expectation<M>();
+  return finish(data.value(), npy_context{inner_name, inner_expected}, cut);
+}
+
+// The entry `entry` of the .npz file at `path`, finished by `finish`.
+template <npy_loadable M, class Finish>
+npy_finish_result<Finish> load_npz_with(std::string_view path, std::string_view entry, const Finish& finish) {
+  const std::string expected = npz_expectation<M>(entry);
+  const npy_context ctx{path, expected};
+  auto in = npy_input::open(std::string{path}, ctx, true);
+  if (!in) return in.error();
+  const auto size = npz_archive_size(in.value(), ctx);
+  if (!size) return size.error();
+  zip_file_source zip{in.value(), size.value()};
+  return npz_read_entry<M>(zip, path, entry, finish);
+}
+
 }  // namespace detail
 
 /// Reads a .npy image held in memory into M; `name` names the input in error messages.
@@ -261,12 +324,7 @@ npy_result<void> parse_npy(std::span<const std::byte> bytes, M& out, std::string
 /// into a matrix of your own with `load_npy(path, m)`.
 template <npy_loadable M>
 npy_result<M> load_npy(std::string_view path) {
-  const std::string expected = detail::npy_expectation<M>();
-  const detail::npy_context ctx{path, expected};
-  std::vector<std::byte> bytes;
-  bool cut = false;
-  if (auto e = detail::npy_read_file_as<M>(path, bytes, cut, ctx)) return std::move(*e);
-  return detail::parse_npy_as<M>(bytes, ctx, cut);
+  return detail::load_npy_with<M>(path, detail::npy_as_value<M>{});
 }
 
 /// Reads the .npy file at `path` into `out` (a matrix of any storage: static, or on the heap
@@ -274,40 +332,23 @@ npy_result<M> load_npy(std::string_view path) {
 /// `if (auto r = load_npy("w_query.npy", *w); !r) ...`
 template <npy_loadable M>
 npy_result<void> load_npy(std::string_view path, M& out) {
-  const std::string expected = detail::npy_expectation<M>();
-  const detail::npy_context ctx{path, expected};
-  std::vector<std::byte> bytes;
-  bool cut = false;
-  if (auto e = detail::npy_read_file_as<M>(path, bytes, cut, ctx)) return std::move(*e);
-  return detail::parse_npy_into(bytes, out, ctx, cut);
+  return detail::load_npy_with<M>(path, detail::npy_into<M>{&out});
 }
 
 /// Reads the entry `entry` (or `entry` + ".npy") of an .npz archive held in memory into M.
 template <npy_loadable M>
 npy_result<M> parse_npz(std::span<const std::byte> archive, std::string_view entry,
                         std::string_view name = "<memory>") {
-  const std::string expected = "entry '" + std::string{entry} + "' as " + detail::npy_expectation<M>();
   detail::zip_memory_source zip{archive};
-  std::string entry_name;
-  bool cut = false;
-  auto data = detail::npz_entry_data<M>(zip, entry, entry_name, cut, detail::npy_context{name, expected});
-  if (!data) return data.error();
-  const std::string inner_name = std::string{name} + "/" + entry_name, inner_expected = detail::npy_expectation<M>();
-  return detail::parse_npy_as<M>(data.value(), detail::npy_context{inner_name, inner_expected}, cut);
+  return detail::npz_read_entry<M>(zip, name, entry, detail::npy_as_value<M>{});
 }
 
 /// Reads the entry `entry` of an .npz archive held in memory into `out`, written only on success.
 template <npy_loadable M>
 npy_result<void> parse_npz(std::span<const std::byte> archive, std::string_view entry, M& out,
                            std::string_view name = "<memory>") {
-  const std::string expected = "entry '" + std::string{entry} + "' as " + detail::npy_expectation<M>();
   detail::zip_memory_source zip{archive};
-  std::string entry_name;
-  bool cut = false;
-  auto data = detail::npz_entry_data<M>(zip, entry, entry_name, cut, detail::npy_context{name, expected});
-  if (!data) return data.error();
-  const std::string inner_name = std::string{name} + "/" + entry_name, inner_expected = detail::npy_expectation<M>();
-  return detail::parse_npy_into(data.value(), out, detail::npy_context{inner_name, inner_expected}, cut);
+  return detail::npz_read_entry<M>(zip, name, entry, detail::npy_into<M>{&out});
 }
 
 /// Reads one array of an .npz archive written by np.savez into M:
@@ -316,37 +357,13 @@ npy_result<void> parse_npz(std::span<const std::byte> archive, std::string_view 
 /// so memory does not grow with the archive; the archive must be a regular file.
 template <npy_loadable M>
 npy_result<M> load_npz(std::string_view path, std::string_view entry) {
-  const std::string expected = "entry '" + std::string{entry} + "' as " + detail::npy_expectation<M>();
-  const detail::npy_context ctx{path, expected};
-  auto in = detail::npy_input::open(std::string{path}, ctx, true);
-  if (!in) return in.error();
-  const auto size = detail::npz_archive_size(in.value(), ctx);
-  if (!size) return size.error();
-  detail::zip_file_source zip{in.value(), size.value()};
-  std::string entry_name;
-  bool cut = false;
-  auto data = detail::npz_entry_data<M>(zip, entry, entry_name, cut, ctx);
-  if (!data) return data.error();
-  const std::string inner_name = std::string{path} + "/" + entry_name, inner_expected = detail::npy_expectation<M>();
-  return detail::parse_npy_as<M>(data.value(), detail::npy_context{inner_name, inner_expected}, cut);
+  return detail::load_npz_with<M>(path, entry, detail::npy_as_value<M>{});
 }
 
 /// Reads one array of an .npz archive into `out`, which is written only on success.
 template <npy_loadable M>
 npy_result<void> load_npz(std::string_view path, std::string_view entry, M& out) {
-  const std::string expected = "entry '" + std::string{entry} + "' as " + detail::npy_expectation<M>();
-  const detail::npy_context ctx{path, expected};
-  auto in = detail::npy_input::open(std::string{path}, ctx, true);
-  if (!in) return in.error();
-  const auto size = detail::npz_archive_size(in.value(), ctx);
-  if (!size) return size.error();
-  detail::zip_file_source zip{in.value(), size.value()};
-  std::string entry_name;
-  bool cut = false;
-  auto data = detail::npz_entry_data<M>(zip, entry, entry_name, cut, ctx);
-  if (!data) return data.error();
-  const std::string inner_name = std::string{path} + "/" + entry_name, inner_expected = detail::npy_expectation<M>();
-  return detail::parse_npy_into(data.value(), out, detail::npy_context{inner_name, inner_expected}, cut);
+  return detail::load_npz_with<M>(path, entry, detail::npy_into<M>{&out});
 }
 
 /// The element types of npy_array.

@@ -63,34 +63,19 @@ namespace detail {
 // (its default float32, int64 and bool).
 template <class T>
 constexpr std::string_view dtype_suffix() noexcept {
-  if constexpr (std::is_same_v<T, bool>) {
+  // Integers by size, 1, 2, 4 and 8 bytes (empty: int64, torch's default, printed without one).
+  constexpr std::string_view signed_ints[] = {"dtype=torch.int8", "dtype=torch.int16", "dtype=torch.int32", {}};
+  constexpr std::string_view unsigned_ints[] = {"dtype=torch.uint8", "dtype=torch.uint16", "dtype=torch.uint32",
+                                                "dtype=torch.uint64"};
+  constexpr std::size_t by_size = sizeof(T) == 1 ? 0 : sizeof(T) == 2 ? 1 : sizeof(T) == 4 ? 2 : 3;
+  if constexpr (std::is_same_v<T, bool>)
     return {};
-  } else if constexpr (std::is_floating_point_v<T>) {
-    if constexpr (sizeof(T) == 4)
-      return {};
-    else if constexpr (sizeof(T) == 8)
-      return "dtype=torch.float64";
-    else
-      return "dtype=long double";
-  } else if constexpr (std::is_signed_v<T>) {
-    if constexpr (sizeof(T) == 1)
-      return "dtype=torch.int8";
-    else if constexpr (sizeof(T) == 2)
-      return "dtype=torch.int16";
-    else if constexpr (sizeof(T) == 4)
-      return "dtype=torch.int32";
-    else
-      return {};
-  } else {
-    if constexpr (sizeof(T) == 1)
-      return "dtype=torch.uint8";
-    else if constexpr (sizeof(T) == 2)
-      return "dtype=torch.uint16";
-    else if constexpr (sizeof(T) == 4)
-      return "dtype=torch.uint32";
-    else
-      return "dtype=torch.uint64";
-  }
+  else if constexpr (std::is_floating_point_v<T>)
+    return sizeof(T) == 4 ? std::string_view{} : sizeof(T) == 8 ? "dtype=torch.float64" : "dtype=long double";
+  else if constexpr (std::is_signed_v<T>)
+    return signed_ints[by_size];
+  else
+    return unsigned_ints[by_size];
 }
 
 // Python's "{:.Nf}" / "{:.Ne}" of a value: correctly rounded, and nan without a sign, as torch

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <type_traits>
 
 #include <static_attention/core/result.hpp>
@@ -56,6 +57,24 @@ constexpr error bad_id_error(const I* ids, std::size_t at) noexcept {
   return make_error(errc::id_out_of_range, "token id ", static_cast<long long>(ids[at]), " at position ", at,
                     " is outside the vocabulary [0, ", VocabSize, ")");
 }
+
+// Success if every one of the count ids is in [0, VocabSize), or the first bad one's error.
+template <std::size_t VocabSize, token_id I>
+constexpr result<void> ids_in_vocabulary(const I* ids, std::size_t count) noexcept {
+  if (const std::size_t bad = first_bad_id<VocabSize>(ids, count); bad < count) return bad_id_error<VocabSize>(ids, bad);
+  return {};
+}
+
+// The check a model makes before it writes count ids into a cache of Capacity tokens that holds
+// `held` already: every id in the vocabulary, and room for them all (nothing is written otherwise).
+template <std::size_t VocabSize, std::size_t Capacity, token_id I>
+constexpr result<void> admit_ids(std::string_view call, const I* ids, std::size_t count, std::size_t held) noexcept {
+  if (auto known = ids_in_vocabulary<VocabSize>(ids, count); !known) return known;
+  if (held + count > Capacity)
+    return make_error(errc::capacity_exceeded, call, ": ", count, " tokens after the ", held,
+                      " held exceed the workspace's capacity of ", Capacity, "; clear() it or use a larger one");
+  return {};
+}
 }  // namespace detail
 
 /// N ids, each known to be in [0, VocabSize): made only by check_ids, so a model that takes it
@@ -80,17 +99,14 @@ class token_ids {
 /// the first bad id and its position. In constant evaluation a bad id is a compile error.
 template <std::size_t VocabSize, token_id I, std::size_t N>
 constexpr result<token_ids<VocabSize, N, I>> check_ids(const std::array<I, N>& ids) noexcept {
-  const std::size_t bad = detail::first_bad_id<VocabSize>(ids.data(), N);
-  if (bad < N) return detail::bad_id_error<VocabSize>(ids.data(), bad);
+  if (auto known = detail::ids_in_vocabulary<VocabSize>(ids.data(), N); !known) return known.error();
   return token_ids<VocabSize, N, I>(detail::checked_ids_t{}, ids);
 }
 
 /// The same check on ids whose count is known only at run time: success, or the first bad id.
 template <std::size_t VocabSize, token_id I>
 constexpr result<void> check_ids(std::span<const I> ids) noexcept {
-  const std::size_t bad = detail::first_bad_id<VocabSize>(ids.data(), ids.size());
-  if (bad < ids.size()) return detail::bad_id_error<VocabSize>(ids.data(), bad);
-  return {};
+  return detail::ids_in_vocabulary<VocabSize>(ids.data(), ids.size());
 }
 
 }  // namespace static_attention

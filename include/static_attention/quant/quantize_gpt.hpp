@@ -338,12 +338,7 @@ struct quantized_gpt {
   template <token_id I, std::size_t Capacity>
   constexpr result<void> admit(std::string_view call, const I* ids, std::size_t count,
                                const quantized_gpt_workspace<Cfg, Capacity>& workspace) const noexcept {
-    if (const std::size_t bad = detail::first_bad_id<Cfg.vocab_size>(ids, count); bad < count)
-      return detail::bad_id_error<Cfg.vocab_size>(ids, bad);
-    if (workspace.length() + count > Capacity)
-      return make_error(errc::capacity_exceeded, call, ": ", count, " tokens after the ", workspace.length(),
-                        " held exceed the workspace's capacity of ", Capacity, "; clear() it or use a larger one");
-    return {};
+    return detail::admit_ids<Cfg.vocab_size, Capacity>(call, ids, count, workspace.length());
   }
 
   /// out_head on final-norm codes, integer-only: N x emb_dim codes -> N x vocab_size int32
@@ -700,8 +695,7 @@ constexpr result<std::array<I, N + MaxNew>> generate(const quantized_gpt<Cfg>& m
   constexpr std::size_t ctx = Cfg.context_length;
   constexpr std::size_t longest = N + MaxNew - 1;
   detail::check_workspace_capacity<Capacity, MaxNew == 0 ? 0 : (longest < ctx ? longest : ctx)>();
-  if (const std::size_t bad = detail::first_bad_id<Cfg.vocab_size>(prompt.data(), N); bad < N)
-    return detail::bad_id_error<Cfg.vocab_size>(prompt.data(), bad);
+  if (auto known = detail::ids_in_vocabulary<Cfg.vocab_size>(prompt.data(), N); !known) return known.error();
   return {detail::result_fill, detail::quantized_greedy_into<MaxNew, Cfg, I, N, Capacity>{&model, &prompt, &workspace}};
 }
 

@@ -130,37 +130,18 @@ namespace static_attention::detail::math {
 #endif
 }
 
-[[nodiscard]] constexpr double sqrt_impl(double x) noexcept {
-  if (is_nan(x)) {
-    return quiet(x);
-  }
-  if (x < 0.0) {
-    return std::numeric_limits<double>::quiet_NaN();
-  }
-  if (x == 0.0 || x == inf_d) {
-    return x;  // keeps the sign of -0
-  }
-  if (std::is_constant_evaluated()) {
-    return sqrt_soft_positive(x);
-  }
+// sqrt for float and double: one body (quiet NaN, NaN below 0, 0 and inf kept with their sign,
+// then software in constant evaluation and the FPU at run time).
+template <class F>
+[[nodiscard]] constexpr F sqrt_of(F x) noexcept {
+  if (is_nan(x)) return quiet(x);
+  if (x < F{0}) return std::numeric_limits<F>::quiet_NaN();
+  if (x == F{0} || x == std::numeric_limits<F>::infinity()) return x;  // keeps the sign of -0
+  if (std::is_constant_evaluated()) return sqrt_soft_positive(x);
   return hardware_sqrt(x);
 }
-
-[[nodiscard]] constexpr float sqrt_impl(float x) noexcept {
-  if (is_nan(x)) {
-    return quiet(x);
-  }
-  if (x < 0.0f) {
-    return std::numeric_limits<float>::quiet_NaN();
-  }
-  if (x == 0.0f || x == inf_f) {
-    return x;
-  }
-  if (std::is_constant_evaluated()) {
-    return sqrt_soft_positive(x);
-  }
-  return hardware_sqrt(x);
-}
+[[nodiscard]] constexpr double sqrt_impl(double x) noexcept { return sqrt_of(x); }
+[[nodiscard]] constexpr float sqrt_impl(float x) noexcept { return sqrt_of(x); }
 
 }  // namespace static_attention::detail::math
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <static_attention/core/result.hpp>
+#include <static_attention/text/detail/utf8.hpp>
 #include <static_attention/text/gpt2_tokenizer.hpp>
 
 namespace static_attention::detail {
@@ -203,28 +204,12 @@ class encoder_json_parser {
   }
   // The XXXX of \uXXXX, as UTF-8 (surrogates are refused: GPT-2's alphabet has none).
   std::optional<error> parse_unicode_escape(std::string& out) {
-    if (text_.size() - pos_ < 4) return fail("a \\u escape without four hex digits");
-    std::uint32_t cp = 0;
-    for (int k = 0; k < 4; ++k) {
-      const char h = text_[pos_++];
-      const int d = h >= '0' && h <= '9'   ? h - '0'
-                    : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                    : h >= 'A' && h <= 'F' ? h - 'A' + 10
-                                           : -1;
-      if (d < 0) return fail("a \\u escape without four hex digits");
-      cp = cp * 16 + static_cast<std::uint32_t>(d);
-    }
+    const std::int32_t v = parse_hex4(text_, pos_);
+    if (v < 0) return fail("a \\u escape without four hex digits");
+    const auto cp = static_cast<std::uint32_t>(v);
     if (cp >= 0xD800 && cp <= 0xDFFF) return fail("a surrogate \\u escape, outside GPT-2's byte alphabet");
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
+    char bytes[4];
+    out.append(bytes, encode_utf8(cp, bytes));
     return std::nullopt;
   }
   // A token id: digits, no sign, no fraction, below 50257.

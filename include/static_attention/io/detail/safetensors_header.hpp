@@ -128,18 +128,9 @@ class safetensors_parser {
 
   // Four hex digits of a \u escape.
   std::optional<std::uint32_t> hex4() {
-    if (text_.size() - pos_ < 4) return std::nullopt;
-    std::uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char c = text_[pos_++];
-      const int d = c >= '0' && c <= '9'   ? c - '0'
-                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                           : -1;
-      if (d < 0) return std::nullopt;
-      v = v * 16 + static_cast<std::uint32_t>(d);
-    }
-    return v;
+    const std::int32_t v = parse_hex4(text_, pos_);
+    if (v < 0) return std::nullopt;
+    return static_cast<std::uint32_t>(v);
   }
   static void put_utf8(std::string& out, std::uint32_t cp) {
     char bytes[4];

@@ -52,24 +52,20 @@ inline constexpr std::int32_t int8_max = 127;
 /// Symmetric weights use [-127, 127], as TFLM's (so that -w is representable).
 inline constexpr std::int32_t weight_max = 127;
 
-/// Round half away from zero (std::round's rule, TFLM's), |x| < 2^62, constexpr: the
-/// truncation and x - trunc(x) are exact in binary floating point.
-constexpr std::int64_t round_away(double x) noexcept {
-  const auto t = static_cast<std::int64_t>(x);
-  const double frac = x - static_cast<double>(t);
-  if (frac >= 0.5) return t + 1;
-  if (frac <= -0.5) return t - 1;
+/// Round half away from zero (std::round's rule, TFLM's), constexpr: the truncation to I and
+/// x - trunc(x) are exact in binary floating point for |x| below I's range.
+template <class I, class F>
+constexpr I round_half_away(F x) noexcept {
+  const auto t = static_cast<I>(x);
+  const F frac = x - static_cast<F>(t);
+  if (frac >= F{0.5}) return t + 1;
+  if (frac <= F{-0.5}) return t - 1;
   return t;
 }
-
-/// The same for float, |x| <= 2^30 (callers clamp first).
-constexpr std::int32_t round_away(float x) noexcept {
-  const auto t = static_cast<std::int32_t>(x);
-  const float frac = x - static_cast<float>(t);
-  if (frac >= 0.5f) return t + 1;
-  if (frac <= -0.5f) return t - 1;
-  return t;
-}
+/// For double, |x| < 2^62.
+constexpr std::int64_t round_away(double x) noexcept { return round_half_away<std::int64_t>(x); }
+/// For float, |x| <= 2^30 (callers clamp first).
+constexpr std::int32_t round_away(float x) noexcept { return round_half_away<std::int32_t>(x); }
 
 constexpr std::int32_t clamp_i32(std::int64_t v, std::int32_t lo, std::int32_t hi) noexcept {
   return static_cast<std::int32_t>(v < lo ? lo : (v > hi ? hi : v));

@@ -101,4 +101,21 @@ constexpr std::size_t encode_utf8(std::uint32_t cp, char (&out)[4]) noexcept {
   return n;
 }
 
+// The four hex digits of a JSON \uXXXX escape at text[pos], pos moved past them; or -1 (pos
+// then somewhere inside) if there are not four.
+constexpr std::int32_t parse_hex4(std::string_view text, std::size_t& pos) noexcept {
+  if (text.size() - pos < 4) return -1;
+  std::int32_t v = 0;
+  for (int k = 0; k < 4; ++k) {
+    const char h = text[pos++];
+    const int d = h >= '0' && h <= '9'   ? h - '0'
+                  : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                  : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                         : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
 }  // namespace static_attention::detail

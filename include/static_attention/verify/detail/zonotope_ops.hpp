@@ -120,29 +120,30 @@ constexpr void z_dot(const zmat<Ra, Ca, K>& a, std::size_t a0, std::size_t sa, c
   e = P::round_inward ? e : up(e + dot_slack<T>(n + 2, 2 * s));
 }
 
+// Row i's Count entries go from src column from_col + j (src has SrcC columns) to dst column
+// to_col + j (dst has DstC columns): centre, error and every generator.
+template <std::size_t Count, std::size_t N, std::size_t SrcC, std::size_t DstC, std::size_t K>
+constexpr void z_copy_columns(const zmat<N, SrcC, K>& src, std::size_t from_col, zmat<N, DstC, K>& dst,
+                              std::size_t to_col) noexcept {
+  for (std::size_t i = 0; i < N; ++i)
+    for (std::size_t j = 0; j < Count; ++j) {
+      const std::size_t from = i * SrcC + from_col + j, to = i * DstC + to_col + j;
+      dst.c[to] = src.c[from];
+      dst.e[to] = src.e[from];
+      for (std::size_t t = 0; t < K; ++t) dst.g[to * K + t] = src.g[from * K + t];
+    }
+}
 /// Columns [offset, offset + Count).
 template <std::size_t Count, std::size_t N, std::size_t C, std::size_t K>
 constexpr zmat<N, Count, K> z_slice(const zmat<N, C, K>& x, std::size_t offset) noexcept {
   zmat<N, Count, K> y;
-  for (std::size_t i = 0; i < N; ++i)
-    for (std::size_t j = 0; j < Count; ++j) {
-      const std::size_t to = i * Count + j, from = i * C + offset + j;
-      y.c[to] = x.c[from];
-      y.e[to] = x.e[from];
-      for (std::size_t t = 0; t < K; ++t) y.g[to * K + t] = x.g[from * K + t];
-    }
+  z_copy_columns<Count>(x, offset, y, 0);
   return y;
 }
 /// Writes block into columns [offset, offset + Count).
 template <std::size_t Count, std::size_t N, std::size_t C, std::size_t K>
 constexpr void z_assign(zmat<N, C, K>& x, const zmat<N, Count, K>& block, std::size_t offset) noexcept {
-  for (std::size_t i = 0; i < N; ++i)
-    for (std::size_t j = 0; j < Count; ++j) {
-      const std::size_t from = i * Count + j, to = i * C + offset + j;
-      x.c[to] = block.c[from];
-      x.e[to] = block.e[from];
-      for (std::size_t t = 0; t < K; ++t) x.g[to * K + t] = block.g[from * K + t];
-    }
+  z_copy_columns<Count>(block, 0, x, offset);
 }
 
 /// q k^T / sqrt(d_k), only j <= i when Causal.
