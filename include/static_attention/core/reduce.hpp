@@ -16,6 +16,7 @@
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -248,6 +249,10 @@ constexpr auto var_dim(const M& x, double correction) noexcept {
   }
 }
 
+// The optional `keepdim` argument: at most one, of type keepdim_t.
+template <class K>
+concept keepdim_flag = std::same_as<K, keepdim_t>;
+
 }  // namespace detail
 
 /// Sum over every element, in torch's order: torch's `x.sum()` (a 0-d tensor).
@@ -261,15 +266,11 @@ template <class T, std::size_t N>
 constexpr scalar<T> sum(const vector<T, N>& v) noexcept {
   return sum(v, all_dims);
 }
-/// Sum over dimension D, which goes: torch's `x.sum(dim=D)`.
-template <detail::reducible M, int D>
-constexpr auto sum(const M& x, dim_t<D>) noexcept {
-  return detail::sum_dim<D, false>(x);
-}
-/// Sum over dimension D, kept with size 1: torch's `x.sum(dim=D, keepdim=True)`.
-template <detail::reducible M, int D>
-constexpr auto sum(const M& x, dim_t<D>, keepdim_t) noexcept {
-  return detail::sum_dim<D, true>(x);
+/// Sum over dimension D, which goes: torch's `x.sum(dim=D)`; with `keepdim`, kept with size 1:
+/// `x.sum(dim=D, keepdim=True)`.
+template <detail::reducible M, int D, detail::keepdim_flag... Keep>
+requires(sizeof...(Keep) <= 1) constexpr auto sum(const M& x, dim_t<D>, Keep...) noexcept {
+  return detail::sum_dim<D, (sizeof...(Keep) > 0)>(x);
 }
 
 /// Mean of every element: torch's `x.mean()` (the sum in torch's order, divided by the count).
@@ -279,15 +280,10 @@ constexpr auto mean(const M& x, all_dims_t = all_dims) noexcept {
   static_assert(std::is_floating_point_v<T>, "mean(x) requires a floating-point element type, as torch does");
   return scalar<T>{detail::all_sum(x.elems, M::size) / static_cast<T>(M::size)};
 }
-/// Mean over dimension D: torch's `x.mean(dim=D)`.
-template <detail::reducible M, int D>
-constexpr auto mean(const M& x, dim_t<D>) noexcept {
-  return detail::mean_dim<D, false>(x);
-}
-/// Mean over dimension D, kept with size 1: torch's `x.mean(dim=D, keepdim=True)`.
-template <detail::reducible M, int D>
-constexpr auto mean(const M& x, dim_t<D>, keepdim_t) noexcept {
-  return detail::mean_dim<D, true>(x);
+/// Mean over dimension D: torch's `x.mean(dim=D)`; with `keepdim`, `x.mean(dim=D, keepdim=True)`.
+template <detail::reducible M, int D, detail::keepdim_flag... Keep>
+requires(sizeof...(Keep) <= 1) constexpr auto mean(const M& x, dim_t<D>, Keep...) noexcept {
+  return detail::mean_dim<D, (sizeof...(Keep) > 0)>(x);
 }
 
 /// Variance of every element: torch's `x.var(unbiased=...)` (divides by n - 1, or n).
@@ -315,15 +311,12 @@ constexpr auto max(const M& x, all_dims_t) noexcept {
   using T = typename detail::rank_sizes<M>::value_type;
   return scalar<T>{detail::line_max(x.elems, M::size, 1).value};
 }
-/// Largest element over dimension D: the values of torch's `x.max(dim=D)`.
-template <detail::reducible M, int D>
-constexpr auto max(const M& x, dim_t<D>) noexcept {
-  return detail::reduce_lines<detail::max_line, typename detail::rank_sizes<M>::value_type, D, false>(x, 0);
-}
-/// Largest element over dimension D, kept with size 1: `x.max(dim=D, keepdim=True).values`.
-template <detail::reducible M, int D>
-constexpr auto max(const M& x, dim_t<D>, keepdim_t) noexcept {
-  return detail::reduce_lines<detail::max_line, typename detail::rank_sizes<M>::value_type, D, true>(x, 0);
+/// Largest element over dimension D: the values of torch's `x.max(dim=D)`; with `keepdim`,
+/// `x.max(dim=D, keepdim=True).values`.
+template <detail::reducible M, int D, detail::keepdim_flag... Keep>
+requires(sizeof...(Keep) <= 1) constexpr auto max(const M& x, dim_t<D>, Keep...) noexcept {
+  using T = typename detail::rank_sizes<M>::value_type;
+  return detail::reduce_lines<detail::max_line, T, D, (sizeof...(Keep) > 0)>(x, 0);
 }
 
 /// Index of the largest element in row-major order (the first one; the first NaN): `x.argmax()`.
@@ -331,15 +324,11 @@ template <detail::reducible M>
 constexpr scalar<std::int64_t> argmax(const M& x, all_dims_t) noexcept {
   return scalar<std::int64_t>{detail::line_max(x.elems, M::size, 1).index};
 }
-/// Index of the largest element along dimension D, as int64: torch's `x.argmax(dim=D)`.
-template <detail::reducible M, int D>
-constexpr auto argmax(const M& x, dim_t<D>) noexcept {
-  return detail::reduce_lines<detail::argmax_line, std::int64_t, D, false>(x, 0);
-}
-/// Index of the largest element along dimension D, kept with size 1: `x.argmax(dim=D, keepdim=True)`.
-template <detail::reducible M, int D>
-constexpr auto argmax(const M& x, dim_t<D>, keepdim_t) noexcept {
-  return detail::reduce_lines<detail::argmax_line, std::int64_t, D, true>(x, 0);
+/// Index of the largest element along dimension D, as int64: torch's `x.argmax(dim=D)`; with
+/// `keepdim`, `x.argmax(dim=D, keepdim=True)`.
+template <detail::reducible M, int D, detail::keepdim_flag... Keep>
+requires(sizeof...(Keep) <= 1) constexpr auto argmax(const M& x, dim_t<D>, Keep...) noexcept {
+  return detail::reduce_lines<detail::argmax_line, std::int64_t, D, (sizeof...(Keep) > 0)>(x, 0);
 }
 
 }  // namespace static_attention
