@@ -19,6 +19,7 @@
 #include <static_attention/core/softmax.hpp>
 #include <static_attention/core/stack_limit.hpp>
 #include <static_attention/core/tensor.hpp>
+#include <static_attention/nn/backward.hpp>
 #include <static_attention/nn/causal_attention.hpp>
 #include <static_attention/nn/dropout.hpp>
 #include <static_attention/nn/embedding.hpp>
@@ -28,6 +29,7 @@
 #include <static_attention/nn/kv_cache.hpp>
 #include <static_attention/nn/layer_norm.hpp>
 #include <static_attention/nn/linear_layer.hpp>
+#include <static_attention/nn/loss.hpp>
 #include <static_attention/nn/model.hpp>
 #include <static_attention/nn/multi_head_attention.hpp>
 #include <static_attention/nn/sampling.hpp>

@@ -35,6 +35,17 @@ TEST_CASE("modules print their torch repr tree") {
   CHECK(streamed(block.ff) == ref::feed_forward_8_repr);
   CHECK(streamed(block.norm1) == ref::layer_norm_8_repr);
   CHECK(sa::to_string(sa::linear_layer<float, 5, 6>{}) == ref::linear_5_6_repr);
+  CHECK(sa::to_string(sa::linear_layer<float, 5, 6, false>{}) == ref::linear_5_6_no_bias_repr);
+  CHECK(streamed(sa::embedding<float, 10, 8>{}) == ref::embedding_10_8_repr);
+}
+
+// The book's GPTModel with vocab 10, context 6, emb 8, 2 heads, 2 layers, qkv_bias, drop 0.25.
+inline constexpr sa::gpt_config tiny{10, 6, 8, 2, 2, true};
+
+TEST_CASE("a GPT prints its torch repr tree") {
+  static sa::gpt_model<float, tiny> model{};
+  model.set_drop_rate(0.25f);
+  CHECK(streamed(model) == ref::gpt_tiny_repr);
 }
 
 // Type-level truth: the counts come from the types alone.
@@ -43,6 +54,9 @@ static_assert(sa::parameter_count<decltype(block_8::att)>() == ref::attention_8_
 static_assert(sa::parameter_count<decltype(block_8::ff)>() == ref::feed_forward_8_parameters);
 static_assert(sa::parameter_count<sa::linear_layer<float, 5, 6>>() == ref::linear_5_6_parameters);
 static_assert(sa::parameter_count<decltype(block_8::norm1)>() == ref::layer_norm_8_parameters);
+static_assert(sa::parameter_count<sa::linear_layer<float, 5, 6, false>>() == ref::linear_5_6_no_bias_parameters);
+static_assert(sa::parameter_count<sa::embedding<float, 10, 8>>() == ref::embedding_10_8_parameters);
+static_assert(sa::parameter_count<sa::gpt_model<float, tiny>>() == ref::gpt_tiny_parameters);
 // GPTModel(GPT_CONFIG_124M): the book's "Total number of parameters: 163,009,536".
 static_assert(sa::parameter_count<sa::gpt_model<float, sa::gpt2_124m>>() == 163'009'536);
 TEST_CASE("parameter_count(m) of an object") { CHECK(sa::parameter_count(sa::layer_norm<float, 8>{}) == 16); }

@@ -111,4 +111,16 @@ inline constexpr unsigned long linear_5_6_parameters = 36;
 inline constexpr const char* layer_norm_8_repr = "LayerNorm()";
 inline constexpr unsigned long layer_norm_8_parameters = 16;
 
+/// print(Linear(...)) and its parameter count.
+inline constexpr const char* linear_5_6_no_bias_repr = "Linear(in_features=5, out_features=6, bias=False)";
+inline constexpr unsigned long linear_5_6_no_bias_parameters = 30;
+
+/// print(Embedding(...)) and its parameter count.
+inline constexpr const char* embedding_10_8_repr = "Embedding(10, 8)";
+inline constexpr unsigned long embedding_10_8_parameters = 80;
+
+/// print(GPTModel(...)) and its parameter count.
+inline constexpr const char* gpt_tiny_repr = "GPTModel(\n  (tok_emb): Embedding(10, 8)\n  (pos_emb): Embedding(6, 8)\n  (drop_emb): Dropout(p=0.25, inplace=False)\n  (trf_blocks): Sequential(\n    (0): TransformerBlock(\n      (att): MultiHeadAttention(\n        (W_query): Linear(in_features=8, out_features=8, bias=True)\n        (W_key): Linear(in_features=8, out_features=8, bias=True)\n        (W_value): Linear(in_features=8, out_features=8, bias=True)\n        (out_proj): Linear(in_features=8, out_features=8, bias=True)\n        (dropout): Dropout(p=0.25, inplace=False)\n      )\n      (ff): FeedForward(\n        (layers): Sequential(\n          (0): Linear(in_features=8, out_features=32, bias=True)\n          (1): GELU()\n          (2): Linear(in_features=32, out_features=8, bias=True)\n        )\n      )\n      (norm1): LayerNorm()\n      (norm2): LayerNorm()\n      (drop_shortcut): Dropout(p=0.25, inplace=False)\n    )\n    (1): TransformerBlock(\n      (att): MultiHeadAttention(\n        (W_query): Linear(in_features=8, out_features=8, bias=True)\n        (W_key): Linear(in_features=8, out_features=8, bias=True)\n        (W_value): Linear(in_features=8, out_features=8, bias=True)\n        (out_proj): Linear(in_features=8, out_features=8, bias=True)\n        (dropout): Dropout(p=0.25, inplace=False)\n      )\n      (ff): FeedForward(\n        (layers): Sequential(\n          (0): Linear(in_features=8, out_features=32, bias=True)\n          (1): GELU()\n          (2): Linear(in_features=32, out_features=8, bias=True)\n        )\n      )\n      (norm1): LayerNorm()\n      (norm2): LayerNorm()\n      (drop_shortcut): Dropout(p=0.25, inplace=False)\n    )\n  )\n  (final_norm): LayerNorm()\n  (out_head): Linear(in_features=8, out_features=10, bias=False)\n)";
+inline constexpr unsigned long gpt_tiny_parameters = 1968;
+
 }  // namespace reference::print_rank

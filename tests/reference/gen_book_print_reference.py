@@ -75,6 +75,17 @@ class TransformerBlock(torch.nn.Module):
         self.drop_shortcut = torch.nn.Dropout(cfg["drop_rate"])
 
 
+class GPTModel(torch.nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.tok_emb = torch.nn.Embedding(cfg["vocab_size"], cfg["emb_dim"])
+        self.pos_emb = torch.nn.Embedding(cfg["context_length"], cfg["emb_dim"])
+        self.drop_emb = torch.nn.Dropout(cfg["drop_rate"])
+        self.trf_blocks = torch.nn.Sequential(*[TransformerBlock(cfg) for _ in range(cfg["n_layers"])])
+        self.final_norm = LayerNorm(cfg["emb_dim"])
+        self.out_head = torch.nn.Linear(cfg["emb_dim"], cfg["vocab_size"], bias=False)
+
+
 def modules():
     cfg = {"emb_dim": 8, "context_length": 6, "drop_rate": 0.25, "n_heads": 2, "qkv_bias": True}
     block = TransformerBlock(cfg)
@@ -83,6 +94,10 @@ def modules():
     yield "feed_forward_8", block.ff, sum(p.numel() for p in block.ff.parameters())
     yield "linear_5_6", torch.nn.Linear(5, 6), 36
     yield "layer_norm_8", block.norm1, sum(p.numel() for p in block.norm1.parameters())
+    yield "linear_5_6_no_bias", torch.nn.Linear(5, 6, bias=False), 30
+    yield "embedding_10_8", torch.nn.Embedding(10, 8), 80
+    gpt = GPTModel({**cfg, "vocab_size": 10, "n_layers": 2})
+    yield "gpt_tiny", gpt, sum(p.numel() for p in gpt.parameters())
 
 
 def grad_cases():

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
 // verify::no_overflow on quantized_multi_head_attention: true for a quantized model (inside
 // static_assert too), false for planted overflows; and for a 2-input linear, the same answer as
-// an exhaustive int64 search over all 65,536 int8 inputs, at biases around the boundary.
+// an exhaustive int64 search over all 65,536 int8 inputs, at biases around the boundary; on the
+// int8 tiny GPT, true, and false for planted overflows; never_saturates (the int16 residual
+// stream) against the model's own residual codes on sampled sequences.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -11,6 +14,8 @@
 #include <static_attention/nn/torch_init.hpp>
 #include <static_attention/quant.hpp>
 #include <static_attention/verify.hpp>
+
+#include "quantize_gpt_models.hpp"
 
 namespace sa = static_attention;
 namespace verify = sa::verify;
@@ -54,8 +59,10 @@ TEST_CASE("no_overflow: a quantized attention, and planted overflows") {
 TEST_CASE("no_overflow agrees with an exhaustive search on a 2-input int8 linear") {
   const std::int8_t weights[][2] = {{127, 127}, {-128, 127}, {-128, -128}, {5, -7}};
   for (const auto& w : weights) {
-    const std::int64_t up = (w[0] >= 0 ? 127 : -128) * std::int64_t{w[0]} + (w[1] >= 0 ? 127 : -128) * std::int64_t{w[1]};
-    const std::int64_t down = (w[0] >= 0 ? -128 : 127) * std::int64_t{w[0]} + (w[1] >= 0 ? -128 : 127) * std::int64_t{w[1]};
+    const std::int64_t up =
+        (w[0] >= 0 ? 127 : -128) * std::int64_t{w[0]} + (w[1] >= 0 ? 127 : -128) * std::int64_t{w[1]};
+    const std::int64_t down =
+        (w[0] >= 0 ? -128 : 127) * std::int64_t{w[0]} + (w[1] >= 0 ? -128 : 127) * std::int64_t{w[1]};
     for (const std::int64_t b : {std::int64_t{INT32_MAX} - up, std::int64_t{INT32_MAX} - up + 1,
                                  std::int64_t{INT32_MIN} - down, std::int64_t{INT32_MIN} - down - 1, std::int64_t{0}}) {
       if (b > INT32_MAX || b < INT32_MIN) continue;
@@ -68,4 +75,73 @@ TEST_CASE("no_overflow agrees with an exhaustive search on a 2-input int8 linear
       CHECK(verify::detail::linear_fits(l) == fits_exhaustively(bias, w[0], w[1]));
     }
   }
+}
+
+namespace {
+namespace qg = quant_gpt_models;
+
+// The residual codes of every position of one sequence, as the int8 GPT's own blocks leave them
+// (the test's reference: its forward pass, step by step).
+template <class Model, std::size_t N>
+bool residual_off_the_rails(const Model& model, const std::array<int, N>& ids) {
+  auto x = model.embed(ids);
+  for (const auto& b : model.blocks) {
+    b(x);
+    for (const auto v : x.elems)
+      if (v >= 32767 || v <= -32767) return true;
+  }
+  return false;
+}
+}  // namespace
+
+TEST_CASE("no_overflow: the int8 tiny GPT; planted overflows and saturated embeddings caught") {
+  static_assert(verify::no_overflow(qg::q));
+  CHECK(verify::no_overflow(qg::q));
+  // Planted: an embedding row scaled 2^8 more (its codes saturate), an expand bias at the int32
+  // limit, a LayerNorm eps term that overflows the sum of squares.
+  auto bad = qg::q;
+  bad.pos_emb.weight.elems[3] = 127;
+  bad.pos_emb.shift.elems[0] = static_cast<std::int8_t>(bad.pos_emb.shift.elems[0] + 8);
+  CHECK(!verify::no_overflow(bad));
+  bad = qg::q;
+  bad.blocks[0].expand.bias.elems[7] = INT32_MAX - 5;
+  CHECK(!verify::no_overflow(bad));
+  bad = qg::q;
+  bad.final_norm.eps_term = ~std::uint64_t{0} - 5;
+  CHECK(!verify::no_overflow(bad));
+}
+
+TEST_CASE("never_saturates: sound against the int8 GPT's own residual codes") {
+  // The tiny GPT's worst cases reach past the rails, so the proof fails for it; its sampled
+  // sequences do not saturate (a bound may be loose, never wrong).
+  CHECK(!verify::never_saturates(qg::q));
+  sa::torch_generator gen{5};
+  const auto sample_saturates = [&gen](const auto& model) {
+    for (int s = 0; s < 500; ++s) {
+      std::array<int, 8> ids{};
+      for (auto& id : ids) id = static_cast<int>(gen.random() % qg::tiny.vocab_size);
+      if (residual_off_the_rails(model, ids)) return true;
+    }
+    return false;
+  };
+  CHECK(!sample_saturates(qg::q));
+  // The blocks' outputs requantized 2^-6 as large: now provably never saturating, in static_assert
+  // too, and no sampled sequence does.
+  static constexpr auto quiet = [] {
+    auto m = qg::q;
+    for (auto& b : m.blocks)
+      for (std::size_t j = 0; j < qg::tiny.emb_dim; ++j) {
+        b.att_residual.shift.elems[j] = static_cast<std::int8_t>(b.att_residual.shift.elems[j] - 6);
+        b.project_residual.shift.elems[j] = static_cast<std::int8_t>(b.project_residual.shift.elems[j] - 6);
+      }
+    return m;
+  }();
+  static_assert(verify::never_saturates(quiet));
+  CHECK(verify::never_saturates(quiet));
+  CHECK(!sample_saturates(quiet));
+  // A requantizer 2^8 as large: refused.
+  auto loud = qg::q;
+  loud.blocks[1].project_residual.shift.elems[5] =
+      static_cast<std::int8_t>(loud.blocks[1].project_residual.shift.elems[5] + 8);
+  CHECK(!verify::never_saturates(loud));
 }

@@ -25,6 +25,7 @@
 
 #include <static_attention/nn/embedding.hpp>
 #include <static_attention/nn/feed_forward.hpp>
+#include <static_attention/nn/gpt.hpp>
 #include <static_attention/nn/layer_norm.hpp>
 #include <static_attention/nn/linear_layer.hpp>
 #include <static_attention/nn/multi_head_attention.hpp>
@@ -77,10 +78,15 @@ std::string dropout_repr(T p) {
 
 }  // namespace detail
 
-/// `print(nn.Linear(in, out))`: `Linear(in_features=5, out_features=6, bias=True)`.
-template <class T, std::size_t In, std::size_t Out>
-std::string to_string(const linear_layer<T, In, Out>&) {
-  return detail::linear_repr(In, Out, true);
+/// `print(nn.Linear(in, out, bias=...))`: `Linear(in_features=5, out_features=6, bias=True)`.
+template <class T, std::size_t In, std::size_t Out, bool Bias>
+std::string to_string(const linear_layer<T, In, Out, Bias>&) {
+  return detail::linear_repr(In, Out, Bias);
+}
+/// `print(nn.Embedding(num, dim))`: `Embedding(10, 8)`.
+template <class T, std::size_t V, std::size_t D>
+std::string to_string(const embedding<T, V, D>&) {
+  return "Embedding(" + std::to_string(V) + ", " + std::to_string(D) + ")";
 }
 /// `print(LayerNorm(emb_dim))`: the book's LayerNorm has no extra_repr, so `LayerNorm()`.
 template <class T, std::size_t D>
@@ -122,6 +128,24 @@ std::string to_string(const transformer_block<T, D, NumHeads, ContextLength, Qkv
       .str();
 }
 
+/// `print(GPTModel(cfg))`, the book's class, as torch 1.13 prints it (every block of trf_blocks
+/// in full; a tied out_head prints as the Linear it shares its weight with).
+template <class T, gpt_config Cfg>
+std::string to_string(const gpt_model<T, Cfg>& m) {
+  detail::module_repr blocks{"Sequential"};
+  for (std::size_t i = 0; i < Cfg.n_layers; ++i)
+    blocks.children.push_back({std::to_string(i), to_string(m.trf_blocks[i])});
+  return detail::module_repr{"GPTModel",
+                             {},
+                             {{"tok_emb", to_string(m.tok_emb)},
+                              {"pos_emb", to_string(m.pos_emb)},
+                              {"drop_emb", detail::dropout_repr(m.drop_rate)},
+                              {"trf_blocks", blocks.str()},
+                              {"final_norm", to_string(m.final_norm)},
+                              {"out_head", detail::linear_repr(Cfg.emb_dim, Cfg.vocab_size, false)}}}
+      .str();
+}
+
 namespace detail {
 template <class M>
 concept printable_module = requires(const M& m) {
@@ -145,9 +169,9 @@ constexpr std::size_t parameter_count() noexcept;
 namespace detail {
 template <class M>
 struct parameter_counter;
-template <class T, std::size_t In, std::size_t Out>
-struct parameter_counter<linear_layer<T, In, Out>> {
-  static constexpr std::size_t value = In * Out + Out;
+template <class T, std::size_t In, std::size_t Out, bool Bias>
+struct parameter_counter<linear_layer<T, In, Out, Bias>> {
+  static constexpr std::size_t value = In * Out + (Bias ? Out : 0);
 };
 template <class T, std::size_t D>
 struct parameter_counter<layer_norm<T, D>> {

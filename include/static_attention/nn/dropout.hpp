@@ -11,12 +11,14 @@
 namespace static_attention {
 
 /// Zeroes each element with probability p and scales the kept ones by 1 / (1 - p), as
-/// `torch.nn.Dropout(p)` in training mode. Element k is kept when the k-th draw, taken as a
-/// 24-bit uniform number in [0, 1) like `torch.rand`, is below 1 - p; so the mask depends only
-/// on the generator's seed and the order of the elements. (It is not the mask PyTorch's own
-/// bernoulli_ kernel draws: that depends on its vectorised implementation.) p = 0 returns m
-/// unchanged and draws nothing; p = 1 gives zeros. p outside [0, 1] is a compile error in
-/// constant evaluation.
+/// `torch.nn.Dropout(p)` in training mode, with the mask torch 1.13 draws on the CPU (without
+/// MKL: Debian's python3-torch, and the book's notebooks' runs) after the same seed. Element k,
+/// in row-major order (a batch tensor item by item), takes two 32-bit draws of gen, read as one
+/// 53-bit uniform u in [0, 1) (torch's random64() and uniform_real<double>), and is kept when
+/// u < 1 - p; the kept value is m[k] * (1 / (1 - p)), the scale rounded to the element type. So
+/// one call on a B x N x D tensor draws as torch's one call on the (B, N, D) tensor. p = 0
+/// returns m unchanged and draws nothing; p = 1 gives zeros and draws nothing. p outside [0, 1]
+/// is a compile error in constant evaluation.
 template <dense M, random_source G>
 constexpr M dropout(const M& m, value_type_t<M> p, G& gen) noexcept {
   M out;

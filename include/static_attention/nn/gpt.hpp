@@ -36,7 +36,9 @@ namespace static_attention {
 class thread_pool;  // nn/thread_pool.hpp (hosted builds): the overloads that take one
 
 /// The book's GPT configuration, as a structural type (a template argument of gpt_model). The
-/// dropout rate is a run-time member of the model (`gpt_model::set_drop_rate`).
+/// dropout rate is a run-time member of the model (`gpt_model::set_drop_rate`). n_layers may be
+/// 0 (the chapter's DummyGPTModel has no real blocks). With tie_weights, out_head is tok_emb's
+/// weight, shared, as in GPT-2's checkpoint (`model.out_head.weight = model.tok_emb.weight`).
 struct gpt_config {
   std::size_t vocab_size;
   std::size_t context_length;
@@ -44,6 +46,8 @@ struct gpt_config {
   std::size_t n_heads;
   std::size_t n_layers;
   bool qkv_bias;
+  /// out_head shares tok_emb's weight (no out_head storage of its own).
+  bool tie_weights = false;
 };
 
 /// GPT_CONFIG_124M: GPT-2 small's shapes.
@@ -119,12 +123,31 @@ struct gpt_workspace {
   matrix<T, Cfg.n_heads, Capacity> scores;
 
   /// Tokens held (the position of the next one).
-  constexpr std::size_t length() const noexcept { return caches[0].length; }
+  constexpr std::size_t length() const noexcept {
+    if constexpr (Cfg.n_layers == 0)
+      return blockless_length_;
+    else
+      return caches[0].length;
+  }
   /// Forgets every token.
   constexpr void clear() noexcept {
     for (auto& cache : caches) cache.clear();
+    blockless_length_ = 0;
   }
+
+ private:
+  template <class, gpt_config>
+  friend struct gpt_model;
+  // Tokens held by a model without blocks, which has no cache to count them in.
+  std::size_t blockless_length_ = 0;
 };
+
+namespace detail {
+/// out_head of a model with tie_weights: no storage; the head reads tok_emb's weight.
+struct tied_out_head {
+  friend constexpr bool operator==(tied_out_head, tied_out_head) noexcept = default;
+};
+}  // namespace detail
 
 namespace detail {
 // One block on the N tokens in workspace.x (N <= chunk), in place, with the block's cache:
@@ -182,8 +205,8 @@ constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& bl
 template <class T, gpt_config Cfg>
 struct gpt_model {
   static_assert(detail::check_attention_element<T>());
-  static_assert(Cfg.vocab_size > 0 && Cfg.context_length > 0 && Cfg.emb_dim > 0 && Cfg.n_layers > 0,
-                "gpt_model<T, Cfg> requires a vocabulary, a context length, an embedding and at least one layer");
+  static_assert(Cfg.vocab_size > 0 && Cfg.context_length > 0 && Cfg.emb_dim > 0,
+                "gpt_model<T, Cfg> requires a vocabulary, a context length and an embedding");
 
   /// The configuration.
   static constexpr gpt_config config = Cfg;
@@ -194,13 +217,15 @@ struct gpt_model {
   /// The blocks: n_layers of block_type, in order.
   using blocks_type = std::array<block_type, Cfg.n_layers>;
 
-  /// Every parameter, as `sum(p.numel() for p in model.parameters())` counts them.
+  /// Every parameter, as `sum(p.numel() for p in model.parameters())` counts them (a tied
+  /// out_head's weight is tok_emb's, counted once).
   static constexpr std::size_t parameter_count = [] {
     constexpr std::size_t d = Cfg.emb_dim;
     constexpr std::size_t attention = 4 * d * d + d + (Cfg.qkv_bias ? 3 * d : 0);
     constexpr std::size_t ff = d * 4 * d + 4 * d + 4 * d * d + d;
     constexpr std::size_t block = attention + ff + 4 * d;
-    return Cfg.vocab_size * d + Cfg.context_length * d + Cfg.n_layers * block + 2 * d + d * Cfg.vocab_size;
+    return Cfg.vocab_size * d + Cfg.context_length * d + Cfg.n_layers * block + 2 * d +
+           (Cfg.tie_weights ? 0 : d * Cfg.vocab_size);
   }();
 
   /// `tok_emb`: vocab_size x emb_dim.
@@ -211,8 +236,12 @@ struct gpt_model {
   blocks_type trf_blocks;
   /// `final_norm`.
   layer_norm<T, Cfg.emb_dim> final_norm;
-  /// `out_head.weight` transposed: emb_dim x vocab_size (x @ W; no bias).
-  matrix<T, Cfg.emb_dim, Cfg.vocab_size> out_head;
+  /// The type of out_head: emb_dim x vocab_size, or detail::tied_out_head with tie_weights.
+  using out_head_type =
+      std::conditional_t<Cfg.tie_weights, detail::tied_out_head, matrix<T, Cfg.emb_dim, Cfg.vocab_size>>;
+  /// `out_head.weight` transposed: emb_dim x vocab_size (x @ W; no bias). With tie_weights, an
+  /// empty member: the head is `h tok_emb.weight^T`.
+  [[no_unique_address]] out_head_type out_head;
   /// `drop_emb`'s probability (training mode only; see set_drop_rate).
   T drop_rate{};
 
@@ -267,6 +296,23 @@ struct gpt_model {
   template <token_id I, std::size_t B, std::size_t N>
   constexpr tensor<T, B, N, Cfg.vocab_size> operator()(const matrix<I, B, N>& ids) const noexcept {
     return detail::per_sequence<T, Cfg.vocab_size>(*this, ids);
+  }
+
+  /// Training mode for a batch: B x N ids -> B x N x vocab_size logits, the dropout masks drawn
+  /// from gen as torch draws them for the (B, N, ...) batch: drop_emb over the whole
+  /// B x N x emb_dim embeddings, then block by block (each block's dropouts over the whole
+  /// batch, see transformer_block). Not the same draws as B single-sequence calls.
+  template <token_id I, std::size_t B, std::size_t N, random_source G>
+  constexpr tensor<T, B, N, Cfg.vocab_size> operator()(const matrix<I, B, N>& ids, G& gen) const noexcept {
+    detail::check_stack<forward_stack_bytes<N> + 2 * sizeof(T) * B * N * Cfg.emb_dim,
+                        detail::instead_gpt_model_hidden_ids_workspace>();
+    tensor<T, B, N, Cfg.vocab_size> out;
+    if constexpr (stack_use_within<forward_stack_bytes<N> + 2 * sizeof(T) * B * N * Cfg.emb_dim, stack_limit>) {
+      auto x = dropout(embed(ids), drop_rate, gen);
+      for (const auto& block : trf_blocks) x = block(x, gen);
+      for (std::size_t b = 0; b < B; ++b) set_item(out, b, head(final_norm(x[b])));
+    }
+    return out;
   }
 
   /// The final-norm hidden states (before out_head): N ids -> N x emb_dim.
@@ -364,18 +410,28 @@ struct gpt_model {
   template <token_id I, std::size_t Capacity>
   constexpr result<void> admit(std::string_view call, const I* ids, std::size_t count,
                                const gpt_workspace<T, Cfg, Capacity>& workspace) const noexcept {
-    if (const std::size_t bad = detail::first_bad_id<Cfg.vocab_size>(ids, count); bad < count)
-      return detail::bad_id_error<Cfg.vocab_size>(ids, bad);
-    if (workspace.length() + count > Capacity)
-      return make_error(errc::capacity_exceeded, call, ": ", count, " tokens after the ", workspace.length(),
-                        " held exceed the workspace's capacity of ", Capacity, "; clear() it or use a larger one");
-    return {};
+    return detail::admit_ids<Cfg.vocab_size, Capacity>(call, ids, count, workspace.length());
   }
 
-  /// out_head: h out_head, N x emb_dim -> N x vocab_size.
+  /// out_head: h out_head, N x emb_dim -> N x vocab_size (with tie_weights, h tok_emb.weight^T:
+  /// the same bits as an untied out_head holding tok_emb.weight^T).
   template <std::size_t N>
   constexpr matrix<T, N, Cfg.vocab_size> head(const matrix<T, N, Cfg.emb_dim>& h) const noexcept {
-    return matmul(h, out_head);
+    if constexpr (Cfg.tie_weights) {
+      matrix<T, N, Cfg.vocab_size> logits{detail::uninitialized};  // the kernel writes every element
+      detail::matmul_abt_kernel<T, N, Cfg.emb_dim, Cfg.vocab_size>(h.elems, tok_emb.weight.elems, logits.elems);
+      return logits;
+    } else {
+      return matmul(h, out_head);
+    }
+  }
+
+  /// out_head for a batch: B x N x emb_dim -> B x N x vocab_size.
+  template <std::size_t B, std::size_t N>
+  constexpr tensor<T, B, N, Cfg.vocab_size> head(const tensor<T, B, N, Cfg.emb_dim>& h) const noexcept {
+    tensor<T, B, N, Cfg.vocab_size> out;
+    for (std::size_t b = 0; b < B; ++b) set_item(out, b, head(h[b]));
+    return out;
   }
 
   /// tok_emb(ids) + pos_emb(arange(N)).
@@ -385,6 +441,17 @@ struct gpt_model {
     matrix<T, N, Cfg.emb_dim> x;
     if constexpr (N <= Cfg.context_length)
       for (std::size_t i = 0; i < N; ++i) embed_row(ids[i], i, x.elems + i * Cfg.emb_dim);
+    return x;
+  }
+
+  /// tok_emb(ids) + pos_emb(arange(N)) for a batch: B x N ids -> B x N x emb_dim.
+  template <token_id I, std::size_t B, std::size_t N>
+  constexpr tensor<T, B, N, Cfg.emb_dim> embed(const matrix<I, B, N>& ids) const noexcept {
+    detail::check_gpt_tokens<N, Cfg.context_length>();
+    tensor<T, B, N, Cfg.emb_dim> x;
+    if constexpr (N <= Cfg.context_length)
+      for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t i = 0; i < N; ++i) embed_row(ids.elems[b * N + i], i, x.elems + (b * N + i) * Cfg.emb_dim);
     return x;
   }
 
@@ -454,6 +521,7 @@ struct gpt_model {
     const std::size_t position = ws.length();
     for (std::size_t i = 0; i < Count; ++i) embed_row(ids[i], position + i, ws.x.elems + i * d);
     for (std::size_t l = 0; l < Cfg.n_layers; ++l) detail::block_step<Count>(trf_blocks[l], ws.caches[l], ws, policy);
+    if constexpr (Cfg.n_layers == 0) ws.blockless_length_ = position + Count;
     for (std::size_t i = 0; i < Count; ++i)
       if (offset + i >= keep_from) final_norm.normalize_row(ws.x.elems + i * d, out + (offset + i - keep_from) * d);
   }
@@ -477,14 +545,19 @@ struct gpt_model {
 
 /// Fills model in place as `torch.manual_seed(seed); GPTModel(cfg)` does, drawing from gen (made
 /// with that seed) in module-creation order: tok_emb, pos_emb, each block (att, ff), final_norm,
-/// out_head. Works on a model in static storage; nothing is copied.
+/// out_head. Works on a model in static storage; nothing is copied. With tie_weights, out_head's
+/// draws are taken and dropped, as torch draws the Linear before its weight is replaced by
+/// tok_emb's: the generator ends where torch's does.
 template <torch_real T, gpt_config Cfg>
 constexpr void init_like_torch(gpt_model<T, Cfg>& model, torch_generator& gen) noexcept {
   init_like_torch(model.tok_emb, gen);
   init_like_torch(model.pos_emb, gen);
   for (auto& block : model.trf_blocks) init_like_torch(block, gen);
   init_like_torch(model.final_norm, gen);
-  detail::init_linear_xw<T, Cfg.emb_dim, Cfg.vocab_size>(model.out_head, nullptr, gen);  // bias=False
+  if constexpr (Cfg.tie_weights)
+    detail::skip_linear_weight_draws<T, Cfg.emb_dim, Cfg.vocab_size>(gen);
+  else
+    detail::init_linear_xw<T, Cfg.emb_dim, Cfg.vocab_size>(model.out_head, nullptr, gen);  // bias=False
 }
 
 namespace detail {
@@ -556,7 +629,7 @@ constexpr std::size_t decode_steps(const Model& model, I* ids, std::size_t n, st
 template <class T, gpt_config Cfg, class Policy>
 constexpr matrix<T, 1, Cfg.vocab_size> head_logits(const gpt_model<T, Cfg>& model, const matrix<T, 1, Cfg.emb_dim>& h,
                                                    const Policy& policy) noexcept {
-  if constexpr (std::is_same_v<Policy, serial>) {
+  if constexpr (std::is_same_v<Policy, serial> || Cfg.tie_weights) {
     return model.head(h);
   } else {
     matrix<T, 1, Cfg.vocab_size> logits{uninitialized};  // the kernel writes every element
@@ -608,8 +681,7 @@ constexpr result<std::array<I, N + MaxNew>> generate_greedy(const gpt_model<T, C
   constexpr std::size_t ctx = Cfg.context_length;
   constexpr std::size_t longest = N + MaxNew - 1;
   check_workspace_capacity<Capacity, MaxNew == 0 ? 0 : (longest < ctx ? longest : ctx)>();
-  if (const std::size_t bad = first_bad_id<Cfg.vocab_size>(prompt.data(), N); bad < N)
-    return bad_id_error<Cfg.vocab_size>(prompt.data(), bad);
+  if (auto known = ids_in_vocabulary<Cfg.vocab_size>(prompt.data(), N); !known) return known.error();
   return {result_fill, greedy_into<MaxNew, T, Cfg, I, N, Capacity, Policy>{&model, &prompt, &workspace, policy}};
 }
 }  // namespace detail

@@ -41,6 +41,16 @@ constexpr void init_linear_xw(matrix<T, In, Out>& weight, matrix<T, 1, Out>* bia
     for (auto& b : bias->elems) b = uniform(gen, static_cast<T>(-bias_bound), static_cast<T>(bias_bound));
   }
 }
+
+// The draws of nn.Linear(In, Out, bias=False)'s weight, taken and discarded: what a module whose
+// weight is then replaced by another's (weight tying) leaves the generator at.
+template <torch_real T, std::size_t In, std::size_t Out>
+constexpr void skip_linear_weight_draws(torch_generator& gen) noexcept {
+  const double bound = linear_weight_bound(In);
+  const auto lo = static_cast<T>(-bound);
+  const auto hi = static_cast<T>(bound);
+  for (std::size_t k = 0; k < In * Out; ++k) (void)uniform(gen, lo, hi);
+}
 }  // namespace detail
 
 /// nn.Embedding: `weight.normal_(0, 1)`.
@@ -56,10 +66,14 @@ constexpr void init_like_torch(layer_norm<T, D>& layer, torch_generator&) noexce
   layer.shift = zeros<T, 1, D>();
 }
 
-/// nn.Linear(In, Out) with bias: the weight, then the bias.
-template <torch_real T, std::size_t In, std::size_t Out>
-constexpr void init_like_torch(linear_layer<T, In, Out>& layer, torch_generator& gen) noexcept {
-  detail::init_linear_xw(layer.weight, &layer.bias, gen);
+/// nn.Linear(In, Out): the weight, then the bias; nn.Linear(In, Out, bias=False)
+/// (`linear_layer<T, In, Out, false>`): the weight alone, as torch draws it.
+template <torch_real T, std::size_t In, std::size_t Out, bool Bias>
+constexpr void init_like_torch(linear_layer<T, In, Out, Bias>& layer, torch_generator& gen) noexcept {
+  if constexpr (Bias)
+    detail::init_linear_xw(layer.weight, &layer.bias, gen);
+  else
+    detail::init_linear_xw<T, In, Out>(layer.weight, nullptr, gen);
 }
 
 /// MultiHeadAttention: W_query, W_key, W_value (each with its bias when qkv_bias), then

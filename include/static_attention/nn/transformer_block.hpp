@@ -19,7 +19,8 @@ namespace static_attention {
 ///
 /// Evaluation mode by default; `block(x, gen)` is training mode, with dropout of probability
 /// `drop_rate` on each shortcut branch and `att.dropout_p` on the attention weights, drawn from
-/// gen in the order att, first shortcut, ff, second shortcut.
+/// gen in the order att, first shortcut, ff, second shortcut (for a batch, each over the whole
+/// batch, as torch draws).
 template <class T, std::size_t D, std::size_t NumHeads, std::size_t ContextLength = no_context_limit,
           bool QkvBias = false>
 struct transformer_block {
@@ -74,6 +75,25 @@ struct transformer_block {
   template <class U, std::size_t B, std::size_t N, std::size_t C>
   constexpr tensor<T, B, N, D> operator()(const tensor<U, B, N, C>& x) const noexcept {
     return detail::per_item(x, *this);
+  }
+
+  /// Training mode for a batch, drawing from gen as torch draws for the (B, N, D) batch: each
+  /// dropout over the whole batch, in row-major order. So the attention weights of every item
+  /// (item by item, head by head, row by row), then the first shortcut's B x N x D, then the
+  /// second's; not the order of B single-sequence calls.
+  template <class U, std::size_t B, std::size_t N, std::size_t C, random_source G>
+  constexpr tensor<T, B, N, D> operator()(const tensor<U, B, N, C>& x, G& gen) const noexcept {
+    constexpr std::size_t bytes = stack_bytes<N> + 3 * sizeof(T) * B * N * D;
+    detail::check_stack<bytes, detail::instead_gpt_model_hidden_ids_workspace>();
+    tensor<T, B, N, D> branch;
+    if constexpr (stack_use_within<bytes, stack_limit>) {
+      for (std::size_t b = 0; b < B; ++b) set_item(branch, b, att(norm1(x[b]), gen));
+      const tensor<T, B, N, D> h = x + dropout(branch, drop_rate, gen);
+      for (std::size_t b = 0; b < B; ++b) set_item(branch, b, ff(norm2(h[b])));
+      return h + dropout(branch, drop_rate, gen);
+    } else {
+      return branch;
+    }
   }
 };
 

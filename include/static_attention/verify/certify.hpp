@@ -63,6 +63,8 @@ template <class D, class P, class T, gpt_config Cfg, token_id I, std::size_t N>
 constexpr bool certify_with(const gpt_model<T, Cfg>& model, const std::array<I, N>& ids, T eps,
                             std::size_t best) noexcept {
   using S = steps_for<D, N, Cfg.emb_dim>;
+  static_attention::detail::check_stack<bound_stack_bytes<S, N, 4 * Cfg.emb_dim>,
+                                        instead_fewer_symbols_or_rows_or_a_larger_stack_limit>();
   const auto h = S::template norm<T>(last_row(gpt_hidden<S>(model, ids, eps)), model.final_norm);
   for (std::size_t j = 0; j < Cfg.vocab_size; ++j)
     if (j != best && !(margin_lower<T, P>(h, model.out_head, best, j) > 0)) return false;

@@ -17,9 +17,9 @@ namespace static_attention::verify {
 using detail::sound_policy;
 
 namespace detail {
-/// The interval domain's steps, under policy P.
-template <class P>
-struct ibp_steps {
+/// What the two domains do differently: their values (mat), how a box enters (from_box) and
+/// leaves (concretize), and the fresh symbols of the residual sums (share_errors).
+struct ibp_values {
   template <std::size_t R, std::size_t C>
   using mat = dbox<R, C>;
   template <std::size_t R, std::size_t C>
@@ -30,49 +30,11 @@ struct ibp_steps {
   static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept {
     return x;
   }
-  template <class T, std::size_t N, std::size_t I, std::size_t O>
-  static constexpr mat<N, O> affine(const mat<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* b) noexcept {
-    return ibp_affine<T, P>(x, w, b);
-  }
-  template <class T, bool Causal, std::size_t N, std::size_t Dk>
-  static constexpr mat<N, N> scores(const mat<N, Dk>& q, const mat<N, Dk>& k) noexcept {
-    return ibp_scores<T, P, Causal>(q, k);
-  }
-  template <class T, bool Causal, std::size_t N>
-  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept {
-    return ibp_softmax<T, P, Causal>(s);
-  }
-  template <class T, bool Causal, std::size_t N, std::size_t Dv>
-  static constexpr mat<N, Dv> weighted_values(const mat<N, N>& w, const mat<N, Dv>& v) noexcept {
-    return ibp_weighted_values<T, P, Causal>(w, v);
-  }
-  template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept {
-    return ibp_add<T, P>(a, b);
-  }
-  template <class T, std::size_t N, std::size_t D>
-  static constexpr mat<N, D> norm(const mat<N, D>& x, const layer_norm<T, D>& ln) noexcept {
-    return ibp_layer_norm<T, P>(x, ln);
-  }
-  template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept {
-    return ibp_gelu<T, P>(x);
-  }
-  template <std::size_t Count, std::size_t N, std::size_t C>
-  static constexpr mat<N, Count> slice(const mat<N, C>& x, std::size_t offset) noexcept {
-    return ibp_slice<Count>(x, offset);
-  }
-  template <std::size_t Count, std::size_t N, std::size_t C>
-  static constexpr void assign(mat<N, C>& x, const mat<N, Count>& block, std::size_t offset) noexcept {
-    ibp_assign<Count>(x, block, offset);
-  }
   template <std::size_t R, std::size_t C>
   static constexpr void share_errors(mat<R, C>&) noexcept {}
 };
-
-/// The zonotope domain's steps, K noise symbols, under policy P.
 template <std::size_t K, class P>
-struct zonotope_steps {
+struct zonotope_values {
   template <std::size_t R, std::size_t C>
   using mat = zmat<R, C, K>;
   template <std::size_t R, std::size_t C>
@@ -83,47 +45,63 @@ struct zonotope_steps {
   static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept {
     return z_concretize<P>(x);
   }
-  template <class T, std::size_t N, std::size_t I, std::size_t O>
-  static constexpr mat<N, O> affine(const mat<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* b) noexcept {
-    return z_affine<T, P>(x, w, b);
-  }
-  template <class T, bool Causal, std::size_t N, std::size_t Dk>
-  static constexpr mat<N, N> scores(const mat<N, Dk>& q, const mat<N, Dk>& k) noexcept {
-    return z_scores<T, P, Causal>(q, k);
-  }
-  template <class T, bool Causal, std::size_t N>
-  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept {
-    return z_softmax<T, P, Causal>(s);
-  }
-  template <class T, bool Causal, std::size_t N, std::size_t Dv>
-  static constexpr mat<N, Dv> weighted_values(const mat<N, N>& w, const mat<N, Dv>& v) noexcept {
-    return z_weighted_values<T, P, Causal>(w, v);
-  }
-  template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept {
-    return z_add<T, P>(a, b);
-  }
-  template <class T, std::size_t N, std::size_t D>
-  static constexpr mat<N, D> norm(const mat<N, D>& x, const layer_norm<T, D>& ln) noexcept {
-    return z_layer_norm<T, P>(x, ln);
-  }
-  template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept {
-    return z_gelu<T, P>(x);
-  }
-  template <std::size_t Count, std::size_t N, std::size_t C>
-  static constexpr mat<N, Count> slice(const mat<N, C>& x, std::size_t offset) noexcept {
-    return z_slice<Count>(x, offset);
-  }
-  template <std::size_t Count, std::size_t N, std::size_t C>
-  static constexpr void assign(mat<N, C>& x, const mat<N, Count>& block, std::size_t offset) noexcept {
-    z_assign<Count>(x, block, offset);
-  }
   template <std::size_t R, std::size_t C>
   static constexpr void share_errors(mat<R, C>& x) noexcept {
     z_share_errors(x);
   }
 };
+
+/// A domain's steps under policy P: Values' own, and the transfer functions, each found by
+/// overloading on the value type (ibp_ops.hpp and ibp_nonlinear.hpp for dbox,
+/// zonotope_ops.hpp and zonotope_nonlinear.hpp for zmat).
+template <class Values, class P>
+struct domain_steps : Values {
+  template <std::size_t R, std::size_t C>
+  using mat = typename Values::template mat<R, C>;
+  template <class T, std::size_t N, std::size_t I, std::size_t O>
+  static constexpr mat<N, O> affine(const mat<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* b) noexcept {
+    return step_affine<T, P>(x, w, b);
+  }
+  template <class T, bool Causal, std::size_t N, std::size_t Dk>
+  static constexpr mat<N, N> scores(const mat<N, Dk>& q, const mat<N, Dk>& k) noexcept {
+    return step_scores<T, P, Causal>(q, k);
+  }
+  template <class T, bool Causal, std::size_t N>
+  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept {
+    return step_softmax<T, P, Causal>(s);
+  }
+  template <class T, bool Causal, std::size_t N, std::size_t Dv>
+  static constexpr mat<N, Dv> weighted_values(const mat<N, N>& w, const mat<N, Dv>& v) noexcept {
+    return step_weighted_values<T, P, Causal>(w, v);
+  }
+  template <class T, std::size_t R, std::size_t C>
+  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept {
+    return step_add<T, P>(a, b);
+  }
+  template <class T, std::size_t N, std::size_t D>
+  static constexpr mat<N, D> norm(const mat<N, D>& x, const layer_norm<T, D>& ln) noexcept {
+    return step_norm<T, P>(x, ln);
+  }
+  template <class T, std::size_t R, std::size_t C>
+  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept {
+    return step_gelu<T, P>(x);
+  }
+  template <std::size_t Count, std::size_t N, std::size_t C>
+  static constexpr mat<N, Count> slice(const mat<N, C>& x, std::size_t offset) noexcept {
+    return step_slice<Count>(x, offset);
+  }
+  template <std::size_t Count, std::size_t N, std::size_t C>
+  static constexpr void assign(mat<N, C>& x, const mat<N, Count>& block, std::size_t offset) noexcept {
+    step_assign<Count>(x, block, offset);
+  }
+};
+
+/// The interval domain's steps, under policy P.
+template <class P>
+using ibp_steps = domain_steps<ibp_values, P>;
+/// The zonotope domain's steps, K noise symbols, under policy P.
+template <std::size_t K, class P>
+using zonotope_steps = domain_steps<zonotope_values<K, P>, P>;
 }  // namespace detail
 
 /// Interval bound propagation (IBP) under policy P: the baseline domain.

@@ -74,7 +74,7 @@ constexpr interval<double> ibp_stddev(const interval<double>* x, const interval<
 
 /// LayerNorm of each row: scale * (x - mean) / sqrt(var + eps) + shift.
 template <class T, class P, std::size_t N, std::size_t D>
-constexpr dbox<N, D> ibp_layer_norm(const dbox<N, D>& x, const layer_norm<T, D>& ln) noexcept {
+constexpr dbox<N, D> step_norm(const dbox<N, D>& x, const layer_norm<T, D>& ln) noexcept {
   dbox<N, D> y;
   for (std::size_t i = 0; i < N; ++i) {
     interval<double> d[D]{};
@@ -142,7 +142,7 @@ constexpr interval<double> ibp_gelu(const interval<double>& v) noexcept {
 
 /// GELU of every interval.
 template <class T, class P, std::size_t R, std::size_t C>
-constexpr dbox<R, C> ibp_gelu(const dbox<R, C>& x) noexcept {
+constexpr dbox<R, C> step_gelu(const dbox<R, C>& x) noexcept {
   dbox<R, C> y;
   for (std::size_t k = 0; k < R * C; ++k) y.elems[k] = ibp_gelu<T, P>(x.elems[k]);
   return y;

@@ -35,7 +35,7 @@ constexpr mid_rad to_mid_rad(const interval<double>& v) noexcept {
 
 /// x W + b (bias may be null): N x I -> N x O, W and b constants of T.
 template <class T, class P, std::size_t N, std::size_t I, std::size_t O>
-constexpr dbox<N, O> ibp_affine(const dbox<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* bias) noexcept {
+constexpr dbox<N, O> step_affine(const dbox<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* bias) noexcept {
   dbox<N, O> y;
   for (std::size_t i = 0; i < N; ++i)
     for (std::size_t j = 0; j < O; ++j) {
@@ -92,7 +92,7 @@ constexpr mid_rad_box<R, C> to_mid_rad(const dbox<R, C>& x) noexcept {
 
 /// Columns [offset, offset + Count) of x.
 template <std::size_t Count, std::size_t N, std::size_t C>
-constexpr dbox<N, Count> ibp_slice(const dbox<N, C>& x, std::size_t offset) noexcept {
+constexpr dbox<N, Count> step_slice(const dbox<N, C>& x, std::size_t offset) noexcept {
   dbox<N, Count> y;
   for (std::size_t i = 0; i < N; ++i)
     for (std::size_t j = 0; j < Count; ++j) y.elems[i * Count + j] = x.elems[i * C + offset + j];
@@ -100,7 +100,7 @@ constexpr dbox<N, Count> ibp_slice(const dbox<N, C>& x, std::size_t offset) noex
 }
 /// Writes block into columns [offset, offset + Count) of x.
 template <std::size_t Count, std::size_t N, std::size_t C>
-constexpr void ibp_assign(dbox<N, C>& x, const dbox<N, Count>& block, std::size_t offset) noexcept {
+constexpr void step_assign(dbox<N, C>& x, const dbox<N, Count>& block, std::size_t offset) noexcept {
   for (std::size_t i = 0; i < N; ++i)
     for (std::size_t j = 0; j < Count; ++j) x.elems[i * C + offset + j] = block.elems[i * Count + j];
 }
@@ -115,7 +115,7 @@ constexpr std::size_t row_length(std::size_t i, std::size_t n) noexcept {
 /// q k^T / sqrt(d_k), only j <= i when Causal (the masked scores are never computed; they stay
 /// [0, 0] and the softmax skips them).
 template <class T, class P, bool Causal, std::size_t N, std::size_t Dk>
-constexpr dbox<N, N> ibp_scores(const dbox<N, Dk>& q, const dbox<N, Dk>& k) noexcept {
+constexpr dbox<N, N> step_scores(const dbox<N, Dk>& q, const dbox<N, Dk>& k) noexcept {
   const auto qm = to_mid_rad(q);
   const auto km = to_mid_rad(k);
   const double scale = static_cast<double>(static_attention::detail::sqrt_dk<T, Dk>());
@@ -164,7 +164,7 @@ constexpr void ibp_softmax_row(const interval<double>* s, interval<double>* y, s
 /// The softmax of every row (only the first i + 1 scores of row i when Causal; the rest are
 /// exactly 0).
 template <class T, class P, bool Causal, std::size_t R, std::size_t C>
-constexpr dbox<R, C> ibp_softmax(const dbox<R, C>& s) noexcept {
+constexpr dbox<R, C> step_softmax(const dbox<R, C>& s) noexcept {
   dbox<R, C> y;
   for (std::size_t i = 0; i < R; ++i)
     ibp_softmax_row<T, P>(s.elems + i * C, y.elems + i * C, row_length<Causal, P>(i, C));
@@ -173,7 +173,7 @@ constexpr dbox<R, C> ibp_softmax(const dbox<R, C>& s) noexcept {
 
 /// weights . values, row i summing only j <= i when Causal (the masked keys are skipped).
 template <class T, class P, bool Causal, std::size_t N, std::size_t Dv>
-constexpr dbox<N, Dv> ibp_weighted_values(const dbox<N, N>& w, const dbox<N, Dv>& v) noexcept {
+constexpr dbox<N, Dv> step_weighted_values(const dbox<N, N>& w, const dbox<N, Dv>& v) noexcept {
   const auto wm = to_mid_rad(w);
   const auto vm = to_mid_rad(v);
   dbox<N, Dv> y;
@@ -185,7 +185,7 @@ constexpr dbox<N, Dv> ibp_weighted_values(const dbox<N, N>& w, const dbox<N, Dv>
 
 /// a + b, element-wise (the residual sum).
 template <class T, class P, std::size_t R, std::size_t C>
-constexpr dbox<R, C> ibp_add(const dbox<R, C>& a, const dbox<R, C>& b) noexcept {
+constexpr dbox<R, C> step_add(const dbox<R, C>& a, const dbox<R, C>& b) noexcept {
   dbox<R, C> y;
   for (std::size_t k = 0; k < R * C; ++k) {
     double lo = a.elems[k].lo + b.elems[k].lo;

@@ -80,7 +80,7 @@ constexpr void z_softmax_row(const zmat<N, N, K>& s, zmat<N, N, K>& y, std::size
 
 /// Softmax of every row (the first i + 1 scores of row i when Causal).
 template <class T, class P, bool Causal, std::size_t N, std::size_t K>
-constexpr zmat<N, N, K> z_softmax(const zmat<N, N, K>& s) noexcept {
+constexpr zmat<N, N, K> step_softmax(const zmat<N, N, K>& s) noexcept {
   zmat<N, N, K> y;
   for (std::size_t i = 0; i < N; ++i) z_softmax_row<T, P>(s, y, i * N, row_length<Causal, P>(i, N));
   return y;
@@ -160,7 +160,8 @@ constexpr interval<double> z_centred_row(const zmat<N, D, K>& x, std::size_t i, 
   return {down(static_attention::sqrt(down(lo + eps))), up(static_attention::sqrt(up(hi + eps)))};
 }
 
-/// LayerNorm of one row (row i), by the mean-value form.
+/// LayerNorm of one row (row i), by the mean-value form. Under a fixed-variance policy (a planted
+/// fault), the affine map of the centre's standard deviation, as if the variance did not move.
 template <class T, class P, std::size_t N, std::size_t D, std::size_t K>
 constexpr void z_layer_norm_row(const zmat<N, D, K>& x, zmat<N, D, K>& y, std::size_t i,
                                 const layer_norm<T, D>& ln) noexcept {
@@ -197,6 +198,10 @@ constexpr void z_layer_norm_row(const zmat<N, D, K>& x, zmat<N, D, K>& y, std::s
       const interval<double> inner{down(delta - nn.hi / nd), up(delta - nn.lo / nd)};
       rem += distance(imul(a, inner), jrow[k]) * rad[k];
     }
+    if constexpr (P::layer_norm_fixed_variance) {  // planted: the affine map of the centre's sd
+      for (std::size_t k = 0; k < D; ++k) jrow[k] = scale / sd_mid * ((j == k ? 1.0 : 0.0) - 1 / nd);
+      rem = 0;
+    }
     // The centre's value, enclosed, and its distance from the midpoint used.
     const interval<double> nc{down(dc[j].lo / (dc[j].lo >= 0 ? sdc.hi : sdc.lo)),
                               up(dc[j].hi / (dc[j].hi >= 0 ? sdc.lo : sdc.hi))};
@@ -210,7 +215,7 @@ constexpr void z_layer_norm_row(const zmat<N, D, K>& x, zmat<N, D, K>& y, std::s
 
 /// LayerNorm of every row.
 template <class T, class P, std::size_t N, std::size_t D, std::size_t K>
-constexpr zmat<N, D, K> z_layer_norm(const zmat<N, D, K>& x, const layer_norm<T, D>& ln) noexcept {
+constexpr zmat<N, D, K> step_norm(const zmat<N, D, K>& x, const layer_norm<T, D>& ln) noexcept {
   zmat<N, D, K> y;
   for (std::size_t i = 0; i < N; ++i) z_layer_norm_row<T, P>(x, y, i, ln);
   return y;
@@ -232,7 +237,7 @@ constexpr interval<double> gelu_slope(const interval<double>& v) noexcept {
 
 /// GELU of every element, by the mean-value form.
 template <class T, class P, std::size_t R, std::size_t C, std::size_t K>
-constexpr zmat<R, C, K> z_gelu(const zmat<R, C, K>& x) noexcept {
+constexpr zmat<R, C, K> step_gelu(const zmat<R, C, K>& x) noexcept {
   zmat<R, C, K> y;
   for (std::size_t k = 0; k < R * C; ++k) {
     const double c = x.c[k], r = z_radius(x, k);

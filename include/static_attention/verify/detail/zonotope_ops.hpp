@@ -72,8 +72,8 @@ constexpr dbox<R, C> z_concretize(const zmat<R, C, K>& z) noexcept {
 
 /// x W + b for constant W and b (bias may be null).
 template <class T, class P, std::size_t N, std::size_t I, std::size_t O, std::size_t K>
-constexpr zmat<N, O, K> z_affine(const zmat<N, I, K>& x, const matrix<T, I, O>& w,
-                                 const matrix<T, 1, O>* bias) noexcept {
+constexpr zmat<N, O, K> step_affine(const zmat<N, I, K>& x, const matrix<T, I, O>& w,
+                                    const matrix<T, 1, O>* bias) noexcept {
   zmat<N, O, K> y;
   double rad[N * I]{};
   for (std::size_t k = 0; k < N * I; ++k) rad[k] = z_radius(x, k);
@@ -135,20 +135,20 @@ constexpr void z_copy_columns(const zmat<N, SrcC, K>& src, std::size_t from_col,
 }
 /// Columns [offset, offset + Count).
 template <std::size_t Count, std::size_t N, std::size_t C, std::size_t K>
-constexpr zmat<N, Count, K> z_slice(const zmat<N, C, K>& x, std::size_t offset) noexcept {
+constexpr zmat<N, Count, K> step_slice(const zmat<N, C, K>& x, std::size_t offset) noexcept {
   zmat<N, Count, K> y;
   z_copy_columns<Count>(x, offset, y, 0);
   return y;
 }
 /// Writes block into columns [offset, offset + Count).
 template <std::size_t Count, std::size_t N, std::size_t C, std::size_t K>
-constexpr void z_assign(zmat<N, C, K>& x, const zmat<N, Count, K>& block, std::size_t offset) noexcept {
+constexpr void step_assign(zmat<N, C, K>& x, const zmat<N, Count, K>& block, std::size_t offset) noexcept {
   z_copy_columns<Count>(block, 0, x, offset);
 }
 
 /// q k^T / sqrt(d_k), only j <= i when Causal.
 template <class T, class P, bool Causal, std::size_t N, std::size_t Dk, std::size_t K>
-constexpr zmat<N, N, K> z_scores(const zmat<N, Dk, K>& q, const zmat<N, Dk, K>& k) noexcept {
+constexpr zmat<N, N, K> step_scores(const zmat<N, Dk, K>& q, const zmat<N, Dk, K>& k) noexcept {
   const double scale = static_cast<double>(static_attention::detail::sqrt_dk<T, Dk>());
   zmat<N, N, K> s;
   for (std::size_t i = 0; i < N; ++i)
@@ -167,7 +167,7 @@ constexpr zmat<N, N, K> z_scores(const zmat<N, Dk, K>& q, const zmat<N, Dk, K>& 
 
 /// weights . values, row i summing only j <= i when Causal (masked keys skipped).
 template <class T, class P, bool Causal, std::size_t N, std::size_t Dv, std::size_t K>
-constexpr zmat<N, Dv, K> z_weighted_values(const zmat<N, N, K>& w, const zmat<N, Dv, K>& v) noexcept {
+constexpr zmat<N, Dv, K> step_weighted_values(const zmat<N, N, K>& w, const zmat<N, Dv, K>& v) noexcept {
   zmat<N, Dv, K> y;
   for (std::size_t i = 0; i < N; ++i)
     for (std::size_t col = 0; col < Dv; ++col) {
@@ -198,7 +198,7 @@ constexpr void z_share_errors(zmat<R, C, K>& x) noexcept {
 
 /// a + b.
 template <class T, class P, std::size_t R, std::size_t C, std::size_t K>
-constexpr zmat<R, C, K> z_add(const zmat<R, C, K>& a, const zmat<R, C, K>& b) noexcept {
+constexpr zmat<R, C, K> step_add(const zmat<R, C, K>& a, const zmat<R, C, K>& b) noexcept {
   zmat<R, C, K> y;
   for (std::size_t k = 0; k < R * C; ++k) {
     y.c[k] = a.c[k] + b.c[k];
