@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSL-1.0
 // How a forward pass shares its work: `serial` runs everything on the calling thread (the calls
 // without a pool, constexpr); `parallel<Pool>` splits each weight product's output columns and
-// the attention's heads between a pool's threads, statically by thread index, so every output
-// element is computed by one thread in the serial order: the same bits for any thread count.
+// the attention's heads between a pool's threads, in chunks the threads claim in turn, so every
+// output element is computed by one thread in the serial order: the same bits for any thread
+// count and any order of claims.
 // Freestanding: the pool type is a template argument (nn/thread_pool.hpp defines the one used).
 #pragma once
 
@@ -59,21 +60,27 @@ struct heads_part {
 };
 
 /// The work split between the threads of *pool (run time only): Pool has size() and
-/// run(task), which calls task(i) for each thread index i.
+/// run_chunks(task, chunks), which calls task(c) for each chunk c, the threads claiming chunks.
 template <class Pool>
 struct parallel {
   Pool* pool;
-  /// out (R x C) = a (R x K) . b (K x C), thread i computing part i of the columns.
+  /// Chunks of a product per thread: enough that a thread whose core is taken leaves the rest
+  /// to the others, few enough that each chunk still streams whole blocks of b.
+  static constexpr std::size_t chunks_per_thread = 4;
+  /// out (R x C) = a (R x K) . b (K x C), in chunks of columns.
   template <class T, std::size_t R, std::size_t K, std::size_t C>
   void matmul(const T* a, const T* b, T* out) const noexcept {
-    pool->run(product_part<T, R, K, C>{a, b, out, pool->size()});
+    const std::size_t threads = pool->size();
+    const std::size_t chunks = threads == 1 ? 1 : threads * chunks_per_thread;
+    pool->run_chunks(product_part<T, R, K, C>{a, b, out, chunks}, chunks);
   }
-  /// causal_attend with no dropout, thread i taking part i of the heads; scores holds Heads
-  /// rows of Capacity.
+  /// causal_attend with no dropout, a head a chunk; scores holds Heads rows of Capacity.
   template <class T, std::size_t D, std::size_t Heads, std::size_t Capacity>
   void attend(const T* queries, std::size_t rows, const T* keys_t, const T* values, std::size_t first, T* context,
               T* scores) const noexcept {
-    pool->run(heads_part<T, D, Heads, Capacity>{queries, rows, keys_t, values, first, context, scores, pool->size()});
+    const std::size_t chunks = pool->size() == 1 ? 1 : Heads;
+    pool->run_chunks(heads_part<T, D, Heads, Capacity>{queries, rows, keys_t, values, first, context, scores, chunks},
+                     chunks);
   }
 };
 
