@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: BSL-1.0
-# The part of the Cortex-M toolchain files shared by both boards; included by cortex-m4f.cmake and
-# cortex-m3.cmake after they set
+# The part of the Cortex-M toolchain files shared by the boards; included by cortex-m4f.cmake,
+# cortex-m3.cmake, cortex-m7.cmake and cortex-m33.cmake after they set
 #   STATIC_ATTENTION_CORTEX_M_FLAGS  the -mcpu/-mfpu/-mfloat-abi flags, a list
 #   STATIC_ATTENTION_CORTEX_M_BOARD  the QEMU machine their programs run on
+#   STATIC_ATTENTION_CORTEX_M_LINKER_SCRIPT  optional: the linker script of this directory for the
+#                                    board's memory map (default mps2.ld)
 #
 # Toolchain: Debian's gcc-arm-none-eabi with libstdc++-arm-none-eabi-newlib and
 # libnewlib-arm-none-eabi (tools/install-deps.sh installs them). What it sets up:
@@ -46,7 +48,12 @@ endif()
 if(STATIC_ATTENTION_CORTEX_M_STARTUP)
   # rdimon.specs: newlib's semihosting system calls; mps2.specs, read after it: the start files
   # without rdimon's _start (startup.c's Reset_Handler replaces it).
-  string(APPEND _sa_link_flags " -T \"${CMAKE_CURRENT_LIST_DIR}/mps2.ld\" --specs=rdimon.specs"
+  if(NOT STATIC_ATTENTION_CORTEX_M_LINKER_SCRIPT)
+    set(STATIC_ATTENTION_CORTEX_M_LINKER_SCRIPT mps2.ld)
+  endif()
+  # -L: the scripts INCLUDE mps2-sections.ld from this directory.
+  string(APPEND _sa_link_flags " -L \"${CMAKE_CURRENT_LIST_DIR}\""
+                               " -T \"${CMAKE_CURRENT_LIST_DIR}/${STATIC_ATTENTION_CORTEX_M_LINKER_SCRIPT}\" --specs=rdimon.specs"
                                " --specs=\"${CMAKE_CURRENT_LIST_DIR}/mps2.specs\"")
 else()
   string(APPEND _sa_link_flags " --specs=nosys.specs")

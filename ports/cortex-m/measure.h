@@ -2,8 +2,9 @@
 /* Measuring on QEMU's mps2 boards (C and C++): instructions with SysTick, stack by painting.
  *
  * Instructions: run under `qemu-run.sh --icount` (-icount shift=0: one instruction per virtual
- * nanosecond). SysTick, on the processor clock (25 MHz on mps2-an385/an386), then advances once
- * every 40 instructions; it counts down from 2^24 - 1 and wraps after 671 M instructions.
+ * nanosecond). SysTick, on the processor clock (25 MHz on mps2-an385/an386/an500, 20 MHz on
+ * mps2-an505), then advances once every 40 (50) instructions; it counts down from 2^24 - 1 and
+ * wraps after 671 M (839 M) instructions.
  *   sa_systick_start();
  *   uint32_t t0 = sa_systick_now();  work();  uint32_t n = sa_systick_instructions(t0, sa_systick_now());
  * Without --icount the figures are ticks of QEMU's virtual clock, not instructions.
@@ -27,8 +28,13 @@ extern uint32_t __stack_limit[];
 #define SA_SYST_CSR (*(volatile uint32_t*)0xE000E010U)
 #define SA_SYST_RVR (*(volatile uint32_t*)0xE000E014U)
 #define SA_SYST_CVR (*(volatile uint32_t*)0xE000E018U)
-#define SA_INSTRUCTIONS_PER_TICK 40U /* 25 MHz SysTick, one instruction per nanosecond */
+#define SA_SCB_CPUID (*(volatile uint32_t*)0xE000ED00U)
+#define SA_INSTRUCTIONS_PER_TICK sa_instructions_per_tick()
 #define SA_STACK_PAINT 0xA5A5A5A5U
+
+/* One instruction per nanosecond: 40 per tick of the 25 MHz processor clock of mps2-an385, an386
+ * and an500; 50 on mps2-an505, whose Cortex-M33 (CPUID part number 0xD21) runs at 20 MHz. */
+static inline uint32_t sa_instructions_per_tick(void) { return ((SA_SCB_CPUID >> 4) & 0xFFFU) == 0xD21U ? 50U : 40U; }
 
 /* SysTick: reload 2^24 - 1, processor clock, enabled, no interrupt. */
 static inline void sa_systick_start(void) {

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSL-1.0
 # Runs a program built with ports/cortex-m's toolchain files on QEMU's mps2 board, with
 # semihosting: the program's stdout and stderr are this script's, and so is its exit status.
-#   qemu-run.sh [--board mps2-an386|mps2-an385] [--icount] [--timeout SECONDS] program [args...]
-# --board    mps2-an386 (Cortex-M4F, the default) or mps2-an385 (Cortex-M3)
+#   qemu-run.sh [--board mps2-an386|mps2-an385|mps2-an500|mps2-an505] [--icount] [--timeout SECONDS] program [args...]
+# --board    mps2-an386 (Cortex-M4F, the default), mps2-an385 (Cortex-M3), mps2-an500 (Cortex-M7)
+#            or mps2-an505 (Cortex-M33, secure state)
 # --icount   deterministic timing: one instruction per virtual nanosecond (-icount shift=0), so
 #            SysTick (25 MHz on these boards) advances by one every 40 instructions
 # --timeout  end QEMU after that many seconds (default 300; 0: none), status 124
@@ -25,13 +26,15 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $# -lt 1 ]; then
-  echo "usage: qemu-run.sh [--board mps2-an386|mps2-an385] [--icount] [--timeout s] program [args...]" >&2
+  echo "usage: qemu-run.sh [--board mps2-an386|mps2-an385|mps2-an500|mps2-an505] [--icount] [--timeout s] program [args...]" >&2
   exit 2
 fi
 case $board in
   mps2-an386) cpu=cortex-m4 ;;
   mps2-an385) cpu=cortex-m3 ;;
-  *) echo "qemu-run.sh: unknown board $board (mps2-an386 or mps2-an385)" >&2; exit 2 ;;
+  mps2-an500) cpu=cortex-m7 ;;
+  mps2-an505) cpu=cortex-m33 ;;
+  *) echo "qemu-run.sh: unknown board $board (mps2-an386, mps2-an385, mps2-an500 or mps2-an505)" >&2; exit 2 ;;
 esac
 qemu=${QEMU_SYSTEM_ARM:-qemu-system-arm}
 if ! command -v "$qemu" >/dev/null 2>&1; then

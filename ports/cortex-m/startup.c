@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
-/* Minimal start-up for QEMU's mps2-an385 (Cortex-M3) and mps2-an386 (Cortex-M4F) boards, used
- * with mps2.ld and the toolchain files of this directory (see docs/embedded.md):
+/* Minimal start-up for QEMU's mps2-an385 (Cortex-M3), mps2-an386 (Cortex-M4F), mps2-an500
+ * (Cortex-M7) and mps2-an505 (Cortex-M33, Armv8-M mainline: it runs in the secure state, where the
+ * core boots, and needs nothing more) boards, used with mps2.ld or mps2-an505.ld and the toolchain
+ * files of this directory (see docs/embedded.md):
  *
  *   1. the vector table: the initial stack pointer and the reset and fault handlers;
  *   2. Reset_Handler: enables the FPU (when the build has one) before any floating-point
@@ -145,9 +147,9 @@ void Reset_Handler(void) {
 void sa_fault_handler(void) {
   uint32_t ipsr;
   __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
-  static const char* const names[] = {"thread",       "reset",    "NMI",      "HardFault", "MemManage", "BusFault",
-                                      "UsageFault",   "reserved", "reserved", "reserved",  "reserved",  "SVCall",
-                                      "DebugMonitor", "reserved", "PendSV",   "SysTick"};
+  static const char* const names[] = {"thread",       "reset",       "NMI",      "HardFault", "MemManage", "BusFault",
+                                      "UsageFault",   "SecureFault", "reserved", "reserved",  "reserved",  "SVCall",
+                                      "DebugMonitor", "reserved",    "PendSV",   "SysTick"};
   semihost(0x04, "\nstartup.c: unexpected exception: "); /* SYS_WRITE0 */
   semihost(0x04, ipsr < 16 ? names[ipsr] : "external interrupt");
   semihost(0x04, " (stack overflow, bad address, or a handler not installed)\n");
@@ -161,6 +163,7 @@ SA_WEAK_HANDLER(HardFault_Handler);
 SA_WEAK_HANDLER(MemManage_Handler);
 SA_WEAK_HANDLER(BusFault_Handler);
 SA_WEAK_HANDLER(UsageFault_Handler);
+SA_WEAK_HANDLER(SecureFault_Handler); /* Armv8-M with the Security Extension; reserved on Armv7-M */
 SA_WEAK_HANDLER(SVC_Handler);
 SA_WEAK_HANDLER(DebugMon_Handler);
 SA_WEAK_HANDLER(PendSV_Handler);
@@ -174,5 +177,5 @@ struct sa_vector_table {
 
 __attribute__((section(".vectors"), used)) const struct sa_vector_table sa_vectors = {
     __stack_top,
-    {Reset_Handler, NMI_Handler, HardFault_Handler, MemManage_Handler, BusFault_Handler, UsageFault_Handler, 0, 0, 0, 0,
-     SVC_Handler, DebugMon_Handler, 0, PendSV_Handler, SysTick_Handler}};
+    {Reset_Handler, NMI_Handler, HardFault_Handler, MemManage_Handler, BusFault_Handler, UsageFault_Handler,
+     SecureFault_Handler, 0, 0, 0, SVC_Handler, DebugMon_Handler, 0, PendSV_Handler, SysTick_Handler}};

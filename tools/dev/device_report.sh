@@ -21,10 +21,11 @@ sections() {  # <elf>: .text .rodata .data .bss in bytes, from size -A
     $1 ~ /^\.(ARM\.exidx|init_array|ARM\.extab)$/ { r += $2 }
     END { printf "%8d %8d %6d %6d", t, r, d, b }'
 }
-# A host build's tests/device/m4f and m3, or device builds (tests/device/target) given directly.
+# A host build's tests/device/<board> builds, or device builds (tests/device/target) given directly.
 dirs=("$@")
 if [[ $# -eq 1 && -d $1/tests/device ]]; then
-  dirs=("$1/tests/device/m4f" "$1/tests/device/m3")
+  dirs=()
+  for b in m4f m3 m7 m33; do [[ -d $1/tests/device/$b ]] && dirs+=("$1/tests/device/$b"); done
 fi
 for dir in "${dirs[@]}"; do
   cache=$dir/CMakeCache.txt
@@ -33,6 +34,8 @@ for dir in "${dirs[@]}"; do
   case $toolchain in
     *cortex-m4f.cmake) name="Cortex-M4F, mps2-an386"; machine=mps2-an386 ;;
     *cortex-m3.cmake) name="Cortex-M3, mps2-an385"; machine=mps2-an385 ;;
+    *cortex-m7.cmake) name="Cortex-M7, mps2-an500"; machine=mps2-an500 ;;
+    *cortex-m33.cmake) name="Cortex-M33, mps2-an505"; machine=mps2-an505 ;;
     *) echo "$dir: not a device build of tests/device/target (toolchain: ${toolchain:-none})" >&2; exit 1 ;;
   esac
   [[ -x $dir/size_forward ]] || { echo "$dir: not built (configure with -DSTATIC_ATTENTION_DEVICE_TESTS=ON)" >&2; exit 1; }

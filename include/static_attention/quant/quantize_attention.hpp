@@ -215,7 +215,7 @@ struct quantized_multi_head_attention {
         buffers.queries.elems, Rows, cache.keys.elems, cache.values.elems, first,
         {score_multiplier, context_multiplier, context.zero_point}, buffers.context.elems, buffers.scores.elems,
         buffers.probs.elems);
-    for (std::size_t i = 0; i < Rows; ++i) W_out.accumulate(buffers.context.elems + i * d_out, out + i * d_out);
+    W_out.accumulate_rows(buffers.context.elems, Rows, out);
   }
 
   /// Output accumulators to float.
@@ -232,15 +232,18 @@ struct quantized_multi_head_attention {
                                    const quantized_multi_head_attention&) = default;
 
  private:
-  // Rows of input codes to centred codes (code - zero point, in [-255, 255]) of one projection.
+  // Rows of input codes to centred codes (code - zero point, in [-255, 255]) of one projection,
+  // two rows at a time (accumulate_rows: each weight read once for both).
   template <std::size_t Rows>
   static constexpr void project(const quantized_linear<d_in, d_out>& w, const requantizer<d_out>& r,
                                 const std::int8_t* x, std::int16_t* out) noexcept {
-    std::int32_t acc[d_out]{};
-    for (std::size_t i = 0; i < Rows; ++i) {
-      w.accumulate(x + i * d_in, acc);
-      for (std::size_t j = 0; j < d_out; ++j)
-        out[i * d_out + j] = static_cast<std::int16_t>(std::int32_t{r(acc[j], j)} - r.zero_point);
+    constexpr std::size_t pair = Rows >= 2 ? 2 : 1;
+    std::int32_t acc[pair * d_out]{};
+    for (std::size_t i = 0; i < Rows; i += pair) {
+      const std::size_t rows = Rows - i < pair ? Rows - i : pair;
+      w.accumulate_rows(x + i * d_in, rows, acc);
+      for (std::size_t k = 0; k < rows * d_out; ++k)
+        out[i * d_out + k] = static_cast<std::int16_t>(std::int32_t{r(acc[k], k % d_out)} - r.zero_point);
     }
   }
 };

@@ -60,12 +60,14 @@ inline constexpr std::int32_t residual_max = 32767;
 
 /// acc times a fixed multiplier as an int16 residual code, saturated to +-32767.
 constexpr std::int32_t requantize_residual(std::int32_t acc, fixed_multiplier m) noexcept {
-  return clamp_i32(multiply_by_quantized_multiplier(acc, m), -residual_max, residual_max);
+  const std::int32_t v = scale_saturated(acc, m);
+  return v < -residual_max ? -residual_max : (v > residual_max ? residual_max : v);
 }
 
 /// a + b saturated to +-32767 (|a|, |b| <= 32767: the int32 sum cannot overflow).
 constexpr std::int16_t add_residual(std::int32_t a, std::int32_t b) noexcept {
-  return static_cast<std::int16_t>(clamp_i32(std::int64_t{a} + b, -residual_max, residual_max));
+  const std::int32_t sum = a + b;
+  return static_cast<std::int16_t>(sum < -residual_max ? -residual_max : (sum > residual_max ? residual_max : sum));
 }
 }  // namespace detail
 

@@ -33,7 +33,10 @@ volatile std::uint32_t* const syst_csr = reinterpret_cast<volatile std::uint32_t
 volatile std::uint32_t* const syst_rvr = reinterpret_cast<volatile std::uint32_t*>(0xE000E014u);
 volatile std::uint32_t* const syst_cvr = reinterpret_cast<volatile std::uint32_t*>(0xE000E018u);
 constexpr std::uint32_t ticks_per_wrap = 1u << 24;
-constexpr std::uint32_t instructions_per_tick = 40;  // 25 MHz SysTick, 1 GHz icount
+// 1 GHz icount: 40 instructions per tick of a 25 MHz SysTick (mps2-an385, an386, an500), 50 on
+// mps2-an505, whose Cortex-M33 (CPUID part number 0xD21) runs at 20 MHz.
+const std::uint32_t instructions_per_tick =
+    ((*reinterpret_cast<volatile std::uint32_t*>(0xE000ED00u) >> 4) & 0xFFFu) == 0xD21u ? 50u : 40u;
 
 std::uint32_t now() { return *syst_cvr; }
 std::uint32_t ticks_since(std::uint32_t start) { return (start - now()) & (ticks_per_wrap - 1); }

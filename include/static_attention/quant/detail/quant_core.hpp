@@ -17,6 +17,7 @@
 
 #include <static_attention/core/detail/fp_contract.hpp>
 #include <static_attention/core/matrix.hpp>
+#include <static_attention/quant/detail/dsp_kernels.hpp>
 
 namespace static_attention {
 
@@ -117,9 +118,27 @@ constexpr std::int64_t multiply_by_quantized_multiplier(std::int64_t acc, fixed_
   return (product + (std::int64_t{1} << (right - 1))) >> right;  // arithmetic shift (C++20)
 }
 
+/// multiply_by_quantized_multiplier(acc, m) for an int32 acc, saturated to [-2^30, 2^30]: the same
+/// value wherever the callers' own saturation (int8, int16, the softmax's exponent floor) lies
+/// within. In 32-bit arithmetic when the right shift is 32 or more (real multipliers below
+/// 2^-1): with p = acc * multiplier = hi 2^32 + lo (lo unsigned), floor((p + 2^(r-1)) / 2^r) is
+/// hi + (lo >> 31) for r = 32 and (hi + 2^(r-33)) >> (r - 32) above (a floor of a floor);
+/// |p| < 2^62, so |hi| < 2^30 and the sum fits.
+constexpr std::int32_t scale_saturated(std::int32_t acc, fixed_multiplier m) noexcept {
+  const std::int32_t right = 31 - m.shift;
+  const std::int64_t product = std::int64_t{acc} * m.multiplier;
+  if (right >= 32) {
+    const auto hi = static_cast<std::int32_t>(product >> 32);  // floor(p / 2^32)
+    if (right == 32) return hi + static_cast<std::int32_t>(static_cast<std::uint32_t>(product) >> 31);
+    return (hi + (std::int32_t{1} << (right - 33))) >> (right - 32);
+  }
+  return clamp_i32((product + (std::int64_t{1} << (right - 1))) >> right, -(1 << 30), 1 << 30);
+}
+
 /// acc requantized to int8: zero_point + acc * m, saturated to [-128, 127].
 constexpr std::int8_t requantize_int8(std::int32_t acc, fixed_multiplier m, std::int32_t zero_point) noexcept {
-  return static_cast<std::int8_t>(clamp_i32(multiply_by_quantized_multiplier(acc, m) + zero_point, int8_min, int8_max));
+  const std::int32_t v = scale_saturated(acc, m) + zero_point;  // |zero_point| <= 128
+  return static_cast<std::int8_t>(v < int8_min ? int8_min : (v > int8_max ? int8_max : v));
 }
 
 /// x as int8: round(x * inv_scale) + zero_point, saturated. The product is rounded on its own
@@ -197,9 +216,22 @@ struct quantized_linear {
   /// Per-channel int32 biases, input zero point folded in.
   matrix<std::int32_t, 1, Out> bias;
 
-  /// Accumulators for one row of input codes.
+  /// Accumulators for one row of input codes (acc: Out of them). With the DSP extension, at run
+  /// time, SMLAD kernels (quant/detail/dsp_kernels.hpp): the same bits.
   constexpr void accumulate(const std::int8_t* x, std::int32_t* acc) const noexcept {
+#if defined(__ARM_FEATURE_DSP)
+    if (!std::is_constant_evaluated()) return detail::dsp::linear_row<In, Out>(x, weight.elems, bias.elems, acc);
+#endif
     for (std::size_t j = 0; j < Out; ++j) acc[j] = bias.elems[j] + detail::dot_int<In>(x, weight.elems + j * In);
+  }
+
+  /// Accumulators for `rows` rows of input codes (x: rows x In, acc: rows x Out): accumulate row
+  /// by row, the same bits; with the DSP extension two rows share each weight load.
+  constexpr void accumulate_rows(const std::int8_t* x, std::size_t rows, std::int32_t* acc) const noexcept {
+#if defined(__ARM_FEATURE_DSP)
+    if (!std::is_constant_evaluated()) return detail::dsp::linear_rows<In, Out>(x, rows, weight.elems, bias.elems, acc);
+#endif
+    for (std::size_t i = 0; i < rows; ++i) accumulate(x + i * In, acc + i * Out);
   }
 
   friend constexpr bool operator==(const quantized_linear&, const quantized_linear&) = default;

@@ -11,6 +11,7 @@
 // nearest output code (I-BERT's i-GELU polynomial would add its own error on top).
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -45,12 +46,8 @@ constexpr std::uint32_t isqrt_u64(std::uint64_t v) noexcept {
   return static_cast<std::uint32_t>(result);
 }
 
-/// The number of significant bits of v (0 for 0).
-constexpr int bit_length(std::uint64_t v) noexcept {
-  int n = 0;
-  for (; v != 0; v >>= 1) ++n;
-  return n;
-}
+/// The number of significant bits of v (0 for 0): std::bit_width, a count of leading zeros.
+constexpr int bit_length(std::uint64_t v) noexcept { return static_cast<int>(std::bit_width(v)); }
 
 /// round(v / 2^right), halves up; right in [1, 62] and |v| < 2^62, so v + 2^(right - 1) fits.
 constexpr std::int64_t rounding_shift(std::int64_t v, int right) noexcept {
@@ -111,7 +108,9 @@ struct quantized_layer_norm {
     const std::int64_t offset_unit = std::int64_t{1} << (out_shift - offset_bits);
     for (std::size_t j = 0; j < D; ++j) {
       const std::int64_t t = detail::rounding_shift(std::int64_t{c[j]} * inverse, t_shift);  // |c inv| < 2^57
-      const std::int64_t acc = t * gain.elems[j] + std::int64_t{offset.elems[j]} * offset_unit;
+      // |t| <= 2^24 + 1: one 32 x 32 -> 64 product; offset_unit is a power of two.
+      const std::int64_t acc =
+          std::int64_t{static_cast<std::int32_t>(t)} * gain.elems[j] + std::int64_t{offset.elems[j]} * offset_unit;
       y[j] = static_cast<std::int8_t>(detail::clamp_i32(detail::rounding_shift(acc, out_shift) + output.zero_point,
                                                         detail::int8_min, detail::int8_max));
     }

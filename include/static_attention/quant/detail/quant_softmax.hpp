@@ -36,14 +36,24 @@ constexpr std::int32_t exp2_q16(std::int32_t t) noexcept {
   if (t < exp2_min_input) return 0;
   const std::int32_t ip = t >> exp2_frac_bits;  // floor(t), in [-32, 0]
   const std::int64_t u = std::int64_t{t} - std::int64_t{ip} * (std::int64_t{1} << exp2_frac_bits);  // [0, 2^16)
-  constexpr std::int64_t half = std::int64_t{1} << (exp2_frac_bits - 1);
-  std::int64_t p = exp2_c4;
-  p = exp2_c3 + ((p * u + half) >> exp2_frac_bits);
-  p = exp2_c2 + ((p * u + half) >> exp2_frac_bits);
-  p = exp2_c1 + ((p * u + half) >> exp2_frac_bits);
-  p = exp2_c0 + ((p * u + half) >> exp2_frac_bits);  // 2^u in Q30, [2^30, 2^31)
-  const int right = 14 - ip;                         // Q30 -> Q16, times 2^ip
-  return static_cast<std::int32_t>((p + (std::int64_t{1} << (right - 1))) >> right);
+  constexpr std::uint64_t half = std::uint64_t{1} << (exp2_frac_bits - 1);
+  // Horner in Q30, unsigned (every term is >= 0): each p <= 2^31 and u < 2^16, one 32 x 32 -> 64
+  // multiply a step; the values are the signed 64-bit evaluation's.
+  const auto uu = static_cast<std::uint32_t>(u);
+  auto p = static_cast<std::uint32_t>(exp2_c4);
+  p = static_cast<std::uint32_t>(exp2_c3) +
+      static_cast<std::uint32_t>((std::uint64_t{p} * uu + half) >> exp2_frac_bits);
+  p = static_cast<std::uint32_t>(exp2_c2) +
+      static_cast<std::uint32_t>((std::uint64_t{p} * uu + half) >> exp2_frac_bits);
+  p = static_cast<std::uint32_t>(exp2_c1) +
+      static_cast<std::uint32_t>((std::uint64_t{p} * uu + half) >> exp2_frac_bits);
+  p = static_cast<std::uint32_t>(exp2_c0) +
+      static_cast<std::uint32_t>((std::uint64_t{p} * uu + half) >> exp2_frac_bits);  // 2^u in Q30, [2^30, 2^31]
+  const int right = 14 - ip;                                                         // Q30 -> Q16, times 2^ip
+  // p <= 2^31, so p + 2^(right - 1) < 2^32 for right <= 31; for right >= 32 the quotient of
+  // p + 2^(right - 1) <= 2^(right - 1) + 2^31 is 0 (and 1 only for p = 2^31 at right = 32).
+  if (right >= 32) return right == 32 && p == (std::uint32_t{1} << 31) ? 1 : 0;
+  return static_cast<std::int32_t>((p + (std::uint32_t{1} << (right - 1))) >> right);
 }
 
 /// Fraction bits of the probabilities: p = 32768 is 1.
@@ -64,9 +74,9 @@ constexpr void softmax_q15(const std::int32_t* scores, std::size_t count, fixed_
   std::uint32_t e[MaxCount]{};
   std::uint32_t sum = 0;
   for (std::size_t j = 0; j < count; ++j) {
-    std::int64_t t = multiply_by_quantized_multiplier(std::int64_t{scores[j]} - top, beta);  // <= 0
+    std::int32_t t = scale_saturated(scores[j] - top, beta);  // <= 0
     if (t < exp2_min_input) t = exp2_min_input - 1;
-    e[j] = static_cast<std::uint32_t>(exp2_q16(static_cast<std::int32_t>(t)));
+    e[j] = static_cast<std::uint32_t>(exp2_q16(t));
     sum += e[j];
   }
   for (std::size_t j = 0; j < count; ++j)
