@@ -54,6 +54,32 @@ namespace static_attention::detail::dsp {
   return acc;
 }
 
+// One word of x against four rows of w (16 multiply-accumulates), as the loop below takes it twice a turn.
+#define SA_DETAIL_DSP_1X4_WORD \
+  "ldr %[v], [%[x]], #4\n\t" \
+  "sxtb16 %[ve], %[v]\n\t" \
+  "sxtb16 %[v], %[v], ror #8\n\t" \
+  "ldr %[u], [%[w], %[o1]]\n\t" \
+  "sxtb16 %[ue], %[u]\n\t" \
+  "smlad %[a1], %[ve], %[ue], %[a1]\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t" \
+  "smlad %[a1], %[v], %[u], %[a1]\n\t" \
+  "ldr %[u], [%[w], %[o2]]\n\t" \
+  "sxtb16 %[ue], %[u]\n\t" \
+  "smlad %[a2], %[ve], %[ue], %[a2]\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t" \
+  "smlad %[a2], %[v], %[u], %[a2]\n\t" \
+  "ldr %[u], [%[w], %[o3]]\n\t" \
+  "sxtb16 %[ue], %[u]\n\t" \
+  "smlad %[a3], %[ve], %[ue], %[a3]\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t" \
+  "smlad %[a3], %[v], %[u], %[a3]\n\t" \
+  "ldr %[u], [%[w]], #4\n\t" \
+  "sxtb16 %[ue], %[u]\n\t" \
+  "smlad %[a0], %[ve], %[ue], %[a0]\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t" \
+  "smlad %[a0], %[v], %[u], %[a0]\n\t"
+
 /// The first Length bytes (a multiple of 8) of the four channels c < 4 of w (rows of Stride
 /// int8, 3 Stride < 4096: the offsets of an LDR) against x, added to a0 .. a3: per word of x, one load and two
 /// extensions shared by the four channels, then per channel a load, two extensions and two SMLADs (23 instructions for
@@ -71,52 +97,7 @@ template <std::size_t Stride, std::size_t Length>
   std::int32_t ue;
   __asm__(
       "1:\n\t"
-      "ldr %[v], [%[x]], #4\n\t"
-      "sxtb16 %[ve], %[v]\n\t"
-      "sxtb16 %[v], %[v], ror #8\n\t"
-      "ldr %[u], [%[w], %[o1]]\n\t"
-      "sxtb16 %[ue], %[u]\n\t"
-      "smlad %[a1], %[ve], %[ue], %[a1]\n\t"
-      "sxtb16 %[u], %[u], ror #8\n\t"
-      "smlad %[a1], %[v], %[u], %[a1]\n\t"
-      "ldr %[u], [%[w], %[o2]]\n\t"
-      "sxtb16 %[ue], %[u]\n\t"
-      "smlad %[a2], %[ve], %[ue], %[a2]\n\t"
-      "sxtb16 %[u], %[u], ror #8\n\t"
-      "smlad %[a2], %[v], %[u], %[a2]\n\t"
-      "ldr %[u], [%[w], %[o3]]\n\t"
-      "sxtb16 %[ue], %[u]\n\t"
-      "smlad %[a3], %[ve], %[ue], %[a3]\n\t"
-      "sxtb16 %[u], %[u], ror #8\n\t"
-      "smlad %[a3], %[v], %[u], %[a3]\n\t"
-      "ldr %[u], [%[w]], #4\n\t"
-      "sxtb16 %[ue], %[u]\n\t"
-      "smlad %[a0], %[ve], %[ue], %[a0]\n\t"
-      "sxtb16 %[u], %[u], ror #8\n\t"
-      "smlad %[a0], %[v], %[u], %[a0]\n\t"
-      "ldr %[v], [%[x]], #4\n\t"
-      "sxtb16 %[ve], %[v]\n\t"
-      "sxtb16 %[v], %[v], ror #8\n\t"
-      "ldr %[u], [%[w], %[o1]]\n\t"
-      "sxtb16 %[ue], %[u]\n\t"
-      "smlad %[a1], %[ve], %[ue], %[a1]\n\t"
-      "sxtb16 %[u], %[u], ror #8\n\t"
-      "smlad %[a1], %[v], %[u], %[a1]\n\t"
-      "ldr %[u], [%[w], %[o2]]\n\t"
-      "sxtb16 %[ue], %[u]\n\t"
-      "smlad %[a2], %[ve], %[ue], %[a2]\n\t"
-      "sxtb16 %[u], %[u], ror #8\n\t"
-      "smlad %[a2], %[v], %[u], %[a2]\n\t"
-      "ldr %[u], [%[w], %[o3]]\n\t"
-      "sxtb16 %[ue], %[u]\n\t"
-      "smlad %[a3], %[ve], %[ue], %[a3]\n\t"
-      "sxtb16 %[u], %[u], ror #8\n\t"
-      "smlad %[a3], %[v], %[u], %[a3]\n\t"
-      "ldr %[u], [%[w]], #4\n\t"
-      "sxtb16 %[ue], %[u]\n\t"
-      "smlad %[a0], %[ve], %[ue], %[a0]\n\t"
-      "sxtb16 %[u], %[u], ror #8\n\t"
-      "smlad %[a0], %[v], %[u], %[a0]\n\t"
+      SA_DETAIL_DSP_1X4_WORD SA_DETAIL_DSP_1X4_WORD
       "cmp %[x], %[end]\n\t"
       "bne 1b"
       : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), [w] "+r"(w), [v] "=&r"(v),
@@ -124,6 +105,7 @@ template <std::size_t Stride, std::size_t Length>
       : [end] "r"(end), [o1] "n"(Stride), [o2] "n"(2 * Stride), [o3] "n"(3 * Stride)
       : "cc", "memory");
 }
+#undef SA_DETAIL_DSP_1X4_WORD
 
 /// acc[c] = bias[c] + sum_k x[k] w[c In + k] for the four channels c < 4 of w (rows of In int8).
 template <std::size_t In>
