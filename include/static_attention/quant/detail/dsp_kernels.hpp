@@ -55,29 +55,29 @@ namespace static_attention::detail::dsp {
 }
 
 // One word of x against four rows of w (16 multiply-accumulates), as the loop below takes it twice a turn.
-#define SA_DETAIL_DSP_1X4_WORD \
-  "ldr %[v], [%[x]], #4\n\t" \
-  "sxtb16 %[ve], %[v]\n\t" \
-  "sxtb16 %[v], %[v], ror #8\n\t" \
-  "ldr %[u], [%[w], %[o1]]\n\t" \
-  "sxtb16 %[ue], %[u]\n\t" \
+#define SA_DETAIL_DSP_1X4_WORD           \
+  "ldr %[v], [%[x]], #4\n\t"             \
+  "sxtb16 %[ve], %[v]\n\t"               \
+  "sxtb16 %[v], %[v], ror #8\n\t"        \
+  "ldr %[u], [%[w], %[o1]]\n\t"          \
+  "sxtb16 %[ue], %[u]\n\t"               \
   "smlad %[a1], %[ve], %[ue], %[a1]\n\t" \
-  "sxtb16 %[u], %[u], ror #8\n\t" \
-  "smlad %[a1], %[v], %[u], %[a1]\n\t" \
-  "ldr %[u], [%[w], %[o2]]\n\t" \
-  "sxtb16 %[ue], %[u]\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t"        \
+  "smlad %[a1], %[v], %[u], %[a1]\n\t"   \
+  "ldr %[u], [%[w], %[o2]]\n\t"          \
+  "sxtb16 %[ue], %[u]\n\t"               \
   "smlad %[a2], %[ve], %[ue], %[a2]\n\t" \
-  "sxtb16 %[u], %[u], ror #8\n\t" \
-  "smlad %[a2], %[v], %[u], %[a2]\n\t" \
-  "ldr %[u], [%[w], %[o3]]\n\t" \
-  "sxtb16 %[ue], %[u]\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t"        \
+  "smlad %[a2], %[v], %[u], %[a2]\n\t"   \
+  "ldr %[u], [%[w], %[o3]]\n\t"          \
+  "sxtb16 %[ue], %[u]\n\t"               \
   "smlad %[a3], %[ve], %[ue], %[a3]\n\t" \
-  "sxtb16 %[u], %[u], ror #8\n\t" \
-  "smlad %[a3], %[v], %[u], %[a3]\n\t" \
-  "ldr %[u], [%[w]], #4\n\t" \
-  "sxtb16 %[ue], %[u]\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t"        \
+  "smlad %[a3], %[v], %[u], %[a3]\n\t"   \
+  "ldr %[u], [%[w]], #4\n\t"             \
+  "sxtb16 %[ue], %[u]\n\t"               \
   "smlad %[a0], %[ve], %[ue], %[a0]\n\t" \
-  "sxtb16 %[u], %[u], ror #8\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t"        \
   "smlad %[a0], %[v], %[u], %[a0]\n\t"
 
 /// The first Length bytes (a multiple of 8) of the four channels c < 4 of w (rows of Stride
@@ -95,15 +95,13 @@ template <std::size_t Stride, std::size_t Length>
   std::int32_t ve;
   std::int32_t u;
   std::int32_t ue;
-  __asm__(
-      "1:\n\t"
-      SA_DETAIL_DSP_1X4_WORD SA_DETAIL_DSP_1X4_WORD
-      "cmp %[x], %[end]\n\t"
-      "bne 1b"
-      : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), [w] "+r"(w), [v] "=&r"(v),
-        [ve] "=&r"(ve), [u] "=&r"(u), [ue] "=&r"(ue)
-      : [end] "r"(end), [o1] "n"(Stride), [o2] "n"(2 * Stride), [o3] "n"(3 * Stride)
-      : "cc", "memory");
+  __asm__("1:\n\t" SA_DETAIL_DSP_1X4_WORD SA_DETAIL_DSP_1X4_WORD
+          "cmp %[x], %[end]\n\t"
+          "bne 1b"
+          : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), [w] "+r"(w), [v] "=&r"(v),
+            [ve] "=&r"(ve), [u] "=&r"(u), [ue] "=&r"(ue)
+          : [end] "r"(end), [o1] "n"(Stride), [o2] "n"(2 * Stride), [o3] "n"(3 * Stride)
+          : "cc", "memory");
 }
 #undef SA_DETAIL_DSP_1X4_WORD
 
@@ -150,6 +148,30 @@ template <std::size_t In>
   acc[3] = a3;
 }
 
+// One word of each of two rows of x against two channels of w (16 multiply-accumulates), as the
+// loop below takes it twice a turn.
+#define SA_DETAIL_DSP_2X2_WORD              \
+  "ldr %[u1], [%[w], %[s]]\n\t"             \
+  "sxtb16 %[u1e], %[u1]\n\t"                \
+  "sxtb16 %[u1], %[u1], ror #8\n\t"         \
+  "ldr %[u0], [%[w]], #4\n\t"               \
+  "sxtb16 %[u0e], %[u0]\n\t"                \
+  "sxtb16 %[u0], %[u0], ror #8\n\t"         \
+  "ldr %[v], [%[x], %[s]]\n\t"              \
+  "sxtb16 %[ve], %[v]\n\t"                  \
+  "sxtb16 %[v], %[v], ror #8\n\t"           \
+  "smlad %[a10], %[ve], %[u0e], %[a10]\n\t" \
+  "smlad %[a10], %[v], %[u0], %[a10]\n\t"   \
+  "smlad %[a11], %[ve], %[u1e], %[a11]\n\t" \
+  "smlad %[a11], %[v], %[u1], %[a11]\n\t"   \
+  "ldr %[v], [%[x]], #4\n\t"                \
+  "sxtb16 %[ve], %[v]\n\t"                  \
+  "sxtb16 %[v], %[v], ror #8\n\t"           \
+  "smlad %[a00], %[ve], %[u0e], %[a00]\n\t" \
+  "smlad %[a00], %[v], %[u0], %[a00]\n\t"   \
+  "smlad %[a01], %[ve], %[u1e], %[a01]\n\t" \
+  "smlad %[a01], %[v], %[u1], %[a01]\n\t"
+
 /// The first Length bytes (a multiple of 8) of rows r < 2 of x against channels c < 2 of w (both
 /// of row stride Stride < 4096), added to a_rc: per word, each row's and each channel's word is
 /// loaded and extended once (20 instructions for 16 multiply-accumulates), two words per turn.
@@ -166,55 +188,15 @@ template <std::size_t Stride, std::size_t Length>
   std::int32_t u0e;
   std::int32_t u1;
   std::int32_t u1e;
-  __asm__(
-      "1:\n\t"
-      "ldr %[u1], [%[w], %[s]]\n\t"
-      "sxtb16 %[u1e], %[u1]\n\t"
-      "sxtb16 %[u1], %[u1], ror #8\n\t"
-      "ldr %[u0], [%[w]], #4\n\t"
-      "sxtb16 %[u0e], %[u0]\n\t"
-      "sxtb16 %[u0], %[u0], ror #8\n\t"
-      "ldr %[v], [%[x], %[s]]\n\t"
-      "sxtb16 %[ve], %[v]\n\t"
-      "sxtb16 %[v], %[v], ror #8\n\t"
-      "smlad %[a10], %[ve], %[u0e], %[a10]\n\t"
-      "smlad %[a10], %[v], %[u0], %[a10]\n\t"
-      "smlad %[a11], %[ve], %[u1e], %[a11]\n\t"
-      "smlad %[a11], %[v], %[u1], %[a11]\n\t"
-      "ldr %[v], [%[x]], #4\n\t"
-      "sxtb16 %[ve], %[v]\n\t"
-      "sxtb16 %[v], %[v], ror #8\n\t"
-      "smlad %[a00], %[ve], %[u0e], %[a00]\n\t"
-      "smlad %[a00], %[v], %[u0], %[a00]\n\t"
-      "smlad %[a01], %[ve], %[u1e], %[a01]\n\t"
-      "smlad %[a01], %[v], %[u1], %[a01]\n\t"
-      "ldr %[u1], [%[w], %[s]]\n\t"
-      "sxtb16 %[u1e], %[u1]\n\t"
-      "sxtb16 %[u1], %[u1], ror #8\n\t"
-      "ldr %[u0], [%[w]], #4\n\t"
-      "sxtb16 %[u0e], %[u0]\n\t"
-      "sxtb16 %[u0], %[u0], ror #8\n\t"
-      "ldr %[v], [%[x], %[s]]\n\t"
-      "sxtb16 %[ve], %[v]\n\t"
-      "sxtb16 %[v], %[v], ror #8\n\t"
-      "smlad %[a10], %[ve], %[u0e], %[a10]\n\t"
-      "smlad %[a10], %[v], %[u0], %[a10]\n\t"
-      "smlad %[a11], %[ve], %[u1e], %[a11]\n\t"
-      "smlad %[a11], %[v], %[u1], %[a11]\n\t"
-      "ldr %[v], [%[x]], #4\n\t"
-      "sxtb16 %[ve], %[v]\n\t"
-      "sxtb16 %[v], %[v], ror #8\n\t"
-      "smlad %[a00], %[ve], %[u0e], %[a00]\n\t"
-      "smlad %[a00], %[v], %[u0], %[a00]\n\t"
-      "smlad %[a01], %[ve], %[u1e], %[a01]\n\t"
-      "smlad %[a01], %[v], %[u1], %[a01]\n\t"
-      "cmp %[x], %[end]\n\t"
-      "bne 1b"
-      : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [x] "+r"(x), [w] "+r"(w), [v] "=&r"(v),
-        [ve] "=&r"(ve), [u0] "=&r"(u0), [u0e] "=&r"(u0e), [u1] "=&r"(u1), [u1e] "=&r"(u1e)
-      : [end] "r"(end), [s] "n"(Stride)
-      : "cc", "memory");
+  __asm__("1:\n\t" SA_DETAIL_DSP_2X2_WORD SA_DETAIL_DSP_2X2_WORD
+          "cmp %[x], %[end]\n\t"
+          "bne 1b"
+          : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [x] "+r"(x), [w] "+r"(w), [v] "=&r"(v),
+            [ve] "=&r"(ve), [u0] "=&r"(u0), [u0e] "=&r"(u0e), [u1] "=&r"(u1), [u1e] "=&r"(u1e)
+          : [end] "r"(end), [s] "n"(Stride)
+          : "cc", "memory");
 }
+#undef SA_DETAIL_DSP_2X2_WORD
 
 /// acc[r Out + c] = bias[c] + sum_k x[r In + k] w[c In + k] for rows r < 2 and channels c < 2:
 /// each weight word extended once for both rows.
