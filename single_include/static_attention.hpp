@@ -28,6 +28,7 @@
 // - static_attention/io/heatmap.hpp
 // - static_attention/io/module_print.hpp
 // - static_attention/io/print.hpp
+// - static_attention/nn/backward.hpp
 // - static_attention/nn/causal_attention.hpp
 // - static_attention/nn/dropout.hpp
 // - static_attention/nn/embedding.hpp
@@ -38,6 +39,7 @@
 // - static_attention/nn/kv_cache.hpp
 // - static_attention/nn/layer_norm.hpp
 // - static_attention/nn/linear_layer.hpp
+// - static_attention/nn/loss.hpp
 // - static_attention/nn/model.hpp
 // - static_attention/nn/multi_head_attention.hpp
 // - static_attention/nn/sampling.hpp
@@ -2186,37 +2188,18 @@ namespace static_attention::detail::math {
 #endif
 }
 
-[[nodiscard]] constexpr double sqrt_impl(double x) noexcept {
-  if (is_nan(x)) {
-    return quiet(x);
-  }
-  if (x < 0.0) {
-    return std::numeric_limits<double>::quiet_NaN();
-  }
-  if (x == 0.0 || x == inf_d) {
-    return x;  // keeps the sign of -0
-  }
-  if (std::is_constant_evaluated()) {
-    return sqrt_soft_positive(x);
-  }
+// sqrt for float and double: one body (quiet NaN, NaN below 0, 0 and inf kept with their sign,
+// then software in constant evaluation and the FPU at run time).
+template <class F>
+[[nodiscard]] constexpr F sqrt_of(F x) noexcept {
+  if (is_nan(x)) return quiet(x);
+  if (x < F{0}) return std::numeric_limits<F>::quiet_NaN();
+  if (x == F{0} || x == std::numeric_limits<F>::infinity()) return x;  // keeps the sign of -0
+  if (std::is_constant_evaluated()) return sqrt_soft_positive(x);
   return hardware_sqrt(x);
 }
-
-[[nodiscard]] constexpr float sqrt_impl(float x) noexcept {
-  if (is_nan(x)) {
-    return quiet(x);
-  }
-  if (x < 0.0f) {
-    return std::numeric_limits<float>::quiet_NaN();
-  }
-  if (x == 0.0f || x == inf_f) {
-    return x;
-  }
-  if (std::is_constant_evaluated()) {
-    return sqrt_soft_positive(x);
-  }
-  return hardware_sqrt(x);
-}
+[[nodiscard]] constexpr double sqrt_impl(double x) noexcept { return sqrt_of(x); }
+[[nodiscard]] constexpr float sqrt_impl(float x) noexcept { return sqrt_of(x); }
 
 }  // namespace static_attention::detail::math
 
@@ -2461,42 +2444,34 @@ template <std::integral I>
 namespace detail::math {
 template <class T>
 inline constexpr bool is_long_double = std::is_same_v<T, long double>;
+
+// The one refusal the four long double overloads below share.
+template <class T>
+constexpr T refuse_long_double(T x) noexcept {
+  static_assert(!is_long_double<T>,
+                "static_attention::exp, log, sqrt and tanh have float and double overloads only; long double is "
+                "not supported (convert with static_cast<double>)");
+  return x;
+}
 }  // namespace detail::math
 
 /// long double: refused with a reason (an exact match, so it is chosen over the float and double
 /// overloads, which would otherwise be ambiguous).
 template <class T>
 requires detail::math::is_long_double<T>
-constexpr T exp(T x) noexcept {
-  static_assert(!detail::math::is_long_double<T>,
-                "static_attention::exp has float and double overloads only; long double is not supported "
-                "(convert with static_cast<double>)");
-  return x;
-}
+constexpr T exp(T x) noexcept { return detail::math::refuse_long_double(x); }
+/// long double: refused, as exp.
 template <class T>
 requires detail::math::is_long_double<T>
-constexpr T log(T x) noexcept {
-  static_assert(!detail::math::is_long_double<T>,
-                "static_attention::log has float and double overloads only; long double is not supported "
-                "(convert with static_cast<double>)");
-  return x;
-}
+constexpr T log(T x) noexcept { return detail::math::refuse_long_double(x); }
+/// long double: refused, as exp.
 template <class T>
 requires detail::math::is_long_double<T>
-constexpr T sqrt(T x) noexcept {
-  static_assert(!detail::math::is_long_double<T>,
-                "static_attention::sqrt has float and double overloads only; long double is not supported "
-                "(convert with static_cast<double>)");
-  return x;
-}
+constexpr T sqrt(T x) noexcept { return detail::math::refuse_long_double(x); }
+/// long double: refused, as exp.
 template <class T>
 requires detail::math::is_long_double<T>
-constexpr T tanh(T x) noexcept {
-  static_assert(!detail::math::is_long_double<T>,
-                "static_attention::tanh has float and double overloads only; long double is not supported "
-                "(convert with static_cast<double>)");
-  return x;
-}
+constexpr T tanh(T x) noexcept { return detail::math::refuse_long_double(x); }
 
 namespace detail::math {
 // One loop for every array overload. Raw pointers keep the loop free of span bounds checks
@@ -4742,6 +4717,10 @@ constexpr auto var_dim(const M& x, double correction) noexcept {
   }
 }
 
+// The optional `keepdim` argument: at most one, of type keepdim_t.
+template <class K>
+concept keepdim_flag = std::same_as<K, keepdim_t>;
+
 }  // namespace detail
 
 /// Sum over every element, in torch's order: torch's `x.sum()` (a 0-d tensor).
@@ -4755,15 +4734,11 @@ template <class T, std::size_t N>
 constexpr scalar<T> sum(const vector<T, N>& v) noexcept {
   return sum(v, all_dims);
 }
-/// Sum over dimension D, which goes: torch's `x.sum(dim=D)`.
-template <detail::reducible M, int D>
-constexpr auto sum(const M& x, dim_t<D>) noexcept {
-  return detail::sum_dim<D, false>(x);
-}
-/// Sum over dimension D, kept with size 1: torch's `x.sum(dim=D, keepdim=True)`.
-template <detail::reducible M, int D>
-constexpr auto sum(const M& x, dim_t<D>, keepdim_t) noexcept {
-  return detail::sum_dim<D, true>(x);
+/// Sum over dimension D, which goes: torch's `x.sum(dim=D)`; with `keepdim`, kept with size 1:
+/// `x.sum(dim=D, keepdim=True)`.
+template <detail::reducible M, int D, detail::keepdim_flag... Keep>
+requires(sizeof...(Keep) <= 1) constexpr auto sum(const M& x, dim_t<D>, Keep...) noexcept {
+  return detail::sum_dim<D, (sizeof...(Keep) > 0)>(x);
 }
 
 /// Mean of every element: torch's `x.mean()` (the sum in torch's order, divided by the count).
@@ -4773,15 +4748,10 @@ constexpr auto mean(const M& x, all_dims_t = all_dims) noexcept {
   static_assert(std::is_floating_point_v<T>, "mean(x) requires a floating-point element type, as torch does");
   return scalar<T>{detail::all_sum(x.elems, M::size) / static_cast<T>(M::size)};
 }
-/// Mean over dimension D: torch's `x.mean(dim=D)`.
-template <detail::reducible M, int D>
-constexpr auto mean(const M& x, dim_t<D>) noexcept {
-  return detail::mean_dim<D, false>(x);
-}
-/// Mean over dimension D, kept with size 1: torch's `x.mean(dim=D, keepdim=True)`.
-template <detail::reducible M, int D>
-constexpr auto mean(const M& x, dim_t<D>, keepdim_t) noexcept {
-  return detail::mean_dim<D, true>(x);
+/// Mean over dimension D: torch's `x.mean(dim=D)`; with `keepdim`, `x.mean(dim=D, keepdim=True)`.
+template <detail::reducible M, int D, detail::keepdim_flag... Keep>
+requires(sizeof...(Keep) <= 1) constexpr auto mean(const M& x, dim_t<D>, Keep...) noexcept {
+  return detail::mean_dim<D, (sizeof...(Keep) > 0)>(x);
 }
 
 /// Variance of every element: torch's `x.var(unbiased=...)` (divides by n - 1, or n).
@@ -4809,15 +4779,12 @@ constexpr auto max(const M& x, all_dims_t) noexcept {
   using T = typename detail::rank_sizes<M>::value_type;
   return scalar<T>{detail::line_max(x.elems, M::size, 1).value};
 }
-/// Largest element over dimension D: the values of torch's `x.max(dim=D)`.
-template <detail::reducible M, int D>
-constexpr auto max(const M& x, dim_t<D>) noexcept {
-  return detail::reduce_lines<detail::max_line, typename detail::rank_sizes<M>::value_type, D, false>(x, 0);
-}
-/// Largest element over dimension D, kept with size 1: `x.max(dim=D, keepdim=True).values`.
-template <detail::reducible M, int D>
-constexpr auto max(const M& x, dim_t<D>, keepdim_t) noexcept {
-  return detail::reduce_lines<detail::max_line, typename detail::rank_sizes<M>::value_type, D, true>(x, 0);
+/// Largest element over dimension D: the values of torch's `x.max(dim=D)`; with `keepdim`,
+/// `x.max(dim=D, keepdim=True).values`.
+template <detail::reducible M, int D, detail::keepdim_flag... Keep>
+requires(sizeof...(Keep) <= 1) constexpr auto max(const M& x, dim_t<D>, Keep...) noexcept {
+  using T = typename detail::rank_sizes<M>::value_type;
+  return detail::reduce_lines<detail::max_line, T, D, (sizeof...(Keep) > 0)>(x, 0);
 }
 
 /// Index of the largest element in row-major order (the first one; the first NaN): `x.argmax()`.
@@ -4825,15 +4792,11 @@ template <detail::reducible M>
 constexpr scalar<std::int64_t> argmax(const M& x, all_dims_t) noexcept {
   return scalar<std::int64_t>{detail::line_max(x.elems, M::size, 1).index};
 }
-/// Index of the largest element along dimension D, as int64: torch's `x.argmax(dim=D)`.
-template <detail::reducible M, int D>
-constexpr auto argmax(const M& x, dim_t<D>) noexcept {
-  return detail::reduce_lines<detail::argmax_line, std::int64_t, D, false>(x, 0);
-}
-/// Index of the largest element along dimension D, kept with size 1: `x.argmax(dim=D, keepdim=True)`.
-template <detail::reducible M, int D>
-constexpr auto argmax(const M& x, dim_t<D>, keepdim_t) noexcept {
-  return detail::reduce_lines<detail::argmax_line, std::int64_t, D, true>(x, 0);
+/// Index of the largest element along dimension D, as int64: torch's `x.argmax(dim=D)`; with
+/// `keepdim`, `x.argmax(dim=D, keepdim=True)`.
+template <detail::reducible M, int D, detail::keepdim_flag... Keep>
+requires(sizeof...(Keep) <= 1) constexpr auto argmax(const M& x, dim_t<D>, Keep...) noexcept {
+  return detail::reduce_lines<detail::argmax_line, std::int64_t, D, (sizeof...(Keep) > 0)>(x, 0);
 }
 
 }  // namespace static_attention
@@ -5404,9 +5367,154 @@ constexpr void check_stack() noexcept {
 
 }  // namespace static_attention
 
-// ---- static_attention/nn/causal_attention.hpp ------------------------------------------------
+// ---- static_attention/nn/backward.hpp --------------------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
-// Causal attention (the chapter's CausalAttention): self-attention that cannot see the future.
+// Gradients, shape-typed and constexpr, as torch's autograd computes them.
+//
+// One convention for every layer, so that a model's backward pass is its forward pass read
+// backwards, one call per step (llm.c's gpt2_backward):
+// - a module's backward is `backward(module, saved_input, grad_output)`: it returns a
+//   backward_result, the gradient with respect to the input and the parameters' gradients as a
+//   value of the module's own type (llm.c keeps `params` and `grads` in one record type), so
+//   `r.grad.weight` is torch's `layer.weight.grad`, of the weight's shape and layout;
+// - a function f's is `f_backward(saved_input, grad_output)`, named as ATen names it
+//   (gelu_backward, mse_loss_backward): the gradient with respect to its input.
+// The saved input is what the forward pass took; the caller keeps it (as autograd saves it).
+// The upstream gradient must have the output's shape: a mismatch is a compile error naming both.
+
+// ---- static_attention/nn/detail/backward_kernels.hpp -----------------------------------------
+// SPDX-License-Identifier: BSL-1.0
+// The kernels of nn/backward.hpp: GELU's derivative in autograd's order, and a batch seen as
+// its rows.
+
+namespace static_attention::detail {
+
+// g d/dx gelu(x) for the book's GELU, (0.5 x) (1 + tanh(c (x + 0.044715 x^3))) with c the
+// sqrt(2 / pi) of its forward pass, as autograd differentiates its operations one by one, each
+// product rounded on its own: the gradient reaches x through the cubic's sum (grad_v), through
+// pow (3 x^2 grad_p) and through 0.5 x, and is added in the order autograd's engine delivers it.
+// tanh's derivative 1 - t^2 is one fused multiply-add, as torch's AVX2 tanh_backward kernel was
+// compiled (-mfma): with it the gradients are torch 1.13's bits.
+template <class T>
+constexpr T gelu_grad(T x, T g, T c) noexcept {
+  const T kappa = static_cast<T>(0.044715);
+  const T x2 = rounded_product(x, x);
+  const T inner = x + rounded_product(kappa, rounded_product(x2, x));
+  const T t = static_attention::tanh(rounded_product(c, inner));
+  const T grad_a = rounded_product(g, T{1} + t);                                        // d/d(0.5 x)
+  const T grad_b = rounded_product(g, rounded_product(T{0.5}, x));                      // d/d(1 + t)
+  const T grad_u = rounded_product(grad_b, torch_normal::fused<T>(-t, t, T{1}).value);  // tanh
+  const T grad_v = rounded_product(grad_u, c);                                          // c * v
+  const T grad_pow = rounded_product(rounded_product(grad_v, kappa), rounded_product(T{3}, x2));
+  return (grad_v + grad_pow) + rounded_product(grad_a, T{0.5});
+}
+
+// A batch's B x N rows as one (B N) x D matrix: torch's flatten(0, 1).
+template <class T, std::size_t B, std::size_t N, std::size_t D>
+constexpr matrix<T, B * N, D> rows_of(const tensor<T, B, N, D>& t) noexcept {
+  matrix<T, B * N, D> m;
+  for (std::size_t k = 0; k < B * N * D; ++k) m.elems[k] = t.elems[k];
+  return m;
+}
+
+}  // namespace static_attention::detail
+
+// ---- static_attention/nn/gelu.hpp ------------------------------------------------------------
+// SPDX-License-Identifier: BSL-1.0
+// gelu: the book's GELU, the tanh approximation.
+
+namespace static_attention {
+
+namespace detail {
+// The book computes sqrt(2 / pi) as a tensor of the default dtype: sqrt of 2 / pi rounded to T.
+template <class T>
+inline constexpr T gelu_sqrt_2_over_pi = static_attention::sqrt(static_cast<T>(2.0 / 3.141592653589793));
+
+// The book's expression in PyTorch's order of operations, each product rounded on its own:
+// (0.5 x) (1 + tanh(c (x + 0.044715 x^3))), x^3 as (x x) x (torch.pow(x, 3)).
+template <class T>
+constexpr T gelu_scalar(T x) noexcept {
+  const T cube = rounded_product(rounded_product(x, x), x);
+  const T inner = x + rounded_product(static_cast<T>(0.044715), cube);
+  const T t = static_attention::tanh(rounded_product(gelu_sqrt_2_over_pi<T>, inner));
+  return rounded_product(rounded_product(static_cast<T>(0.5), x), T{1} + t);
+}
+
+// gelu in place on n values. At run time the polynomial runs in vectors (each product still
+// rounded on its own) and tanh through its array overload, which gives the scalar tanh's bits;
+// in constant evaluation, gelu_scalar on each value. The same bits either way.
+template <class T>
+constexpr void gelu_in_place(T* data, std::size_t n) noexcept {
+#if defined(__GNUC__)
+  constexpr std::size_t lanes = simd::native_lanes<T>;
+  if constexpr (lanes >= simd::min_lanes<T>) {
+    if (!std::is_constant_evaluated()) {
+      using V = simd::vec<T, lanes>;
+      const auto product = [](V a, V b) {
+        V p = a * b;
+        round_here(p);
+        return p;
+      };
+      constexpr std::size_t chunk = 32 * lanes;
+      T args[chunk];
+      const std::size_t whole = n / chunk * chunk;
+      for (std::size_t done = 0; done < whole; done += chunk) {
+        for (std::size_t v = 0; v < chunk; v += lanes) {
+          V x;
+          __builtin_memcpy(&x, data + done + v, sizeof(V));
+          const V inner = x + product(static_cast<T>(0.044715) - V{}, product(product(x, x), x));
+          const V arg = product(gelu_sqrt_2_over_pi<T> - V{}, inner);
+          __builtin_memcpy(args + v, &arg, sizeof(V));
+        }
+        static_attention::tanh(std::span<const T>{args, chunk}, std::span<T>{args, chunk});
+        for (std::size_t v = 0; v < chunk; v += lanes) {
+          V x;
+          V t;
+          __builtin_memcpy(&x, data + done + v, sizeof(V));
+          __builtin_memcpy(&t, args + v, sizeof(V));
+          const V y = product(product(static_cast<T>(0.5) - V{}, x), T{1} + t);
+          __builtin_memcpy(data + done + v, &y, sizeof(V));
+        }
+      }
+      for (std::size_t k = whole; k < n; ++k) data[k] = gelu_scalar(data[k]);
+      return;
+    }
+  }
+#endif
+  for (std::size_t k = 0; k < n; ++k) data[k] = gelu_scalar(data[k]);
+}
+
+template <class M>
+constexpr void check_gelu_element() noexcept {
+  static_assert(is_floating_element<value_type_t<M>>,
+                "gelu(m) requires a floating-point element type (float or double)");
+}
+}  // namespace detail
+
+/// GELU, the tanh approximation, element-wise:
+/// `0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))`, as the book's GELU module computes it.
+template <dense M>
+constexpr M gelu(const M& m) noexcept {
+  detail::check_gelu_element<M>();
+  M out = m;
+  if constexpr (is_floating_element<value_type_t<M>>) detail::gelu_in_place(out.elems, M::size);
+  return out;
+}
+
+/// ReLU, element-wise, for comparison with GELU (the book plots both).
+template <dense M>
+constexpr M relu(const M& m) noexcept {
+  M out;
+  for (std::size_t k = 0; k < M::size; ++k) out.elems[k] = m.elems[k] > 0 ? m.elems[k] : value_type_t<M>{};
+  return out;
+}
+
+}  // namespace static_attention
+
+// ---- static_attention/nn/linear_layer.hpp ----------------------------------------------------
+// SPDX-License-Identifier: BSL-1.0
+// linear_layer: y = x W + b, PyTorch's nn.Linear, for building models around attention; with
+// bias = false, y = x W (nn.Linear(..., bias=False)).
 
 // ---- static_attention/nn/detail/attention_checks.hpp -----------------------------------------
 // SPDX-License-Identifier: BSL-1.0
@@ -5537,13 +5645,226 @@ struct first_type {
 
 }  // namespace static_attention::detail
 
+namespace static_attention {
+
+/// A linear layer's bias is given exactly when the layer has one: nn.Linear(in, out) takes a
+/// weight and a bias, nn.Linear(in, out, bias=False) a weight alone.
+/// `linear_bias_given_matches<false, true>` (a bias for a bias-free layer) is false.
+template <bool HasBias, bool BiasGiven>
+concept linear_bias_given_matches = HasBias == BiasGiven;
+
+namespace detail {
+/// The bias of a linear_layer declared without one: nothing (an empty member).
+struct no_bias {
+  friend constexpr bool operator==(no_bias, no_bias) noexcept = default;
+};
+
+// The rule as a function of its own, so that the diagnostic shows the layer's shape.
+template <std::size_t In, std::size_t Out, bool HasBias, bool BiasGiven>
+constexpr void check_linear_bias_given() noexcept {
+  static_assert(linear_bias_given_matches<HasBias, BiasGiven>,
+                "linear_layer<T, in, out, bias>::from_linear(...) requires a bias exactly when the layer has one "
+                "(linear_bias_given_matches<has_bias, bias given>): from_linear(w, b) for nn.Linear(in, out), "
+                "from_linear(w) for nn.Linear(in, out, bias=False)");
+}
+}  // namespace detail
+
+/// An affine layer, in_features -> out_features: y = x W + b, with W in the x @ W layout
+/// (in_features x out_features). from_linear takes nn.Linear's out x in weight. With
+/// `bias_ = false` (torch's `bias=False`) it is y = x W: `bias` is then an empty member, and
+/// init_like_torch draws the weight alone, as torch does.
+template <class T, std::size_t in_features_, std::size_t out_features_, bool bias_ = true>
+struct linear_layer {
+  /// The element type of the weights, the inputs and the outputs.
+  using value_type = T;
+  /// Features in and out, for shape folds over a model (model.hpp).
+  static constexpr std::size_t in_features = in_features_;
+  static constexpr std::size_t out_features = out_features_;
+  /// Whether the layer adds a bias (nn.Linear's `bias` argument).
+  static constexpr bool has_bias = bias_;
+
+  static_assert(detail::check_attention_element<T>());
+
+  /// The weight, in_features x out_features (x @ W).
+  matrix<T, in_features_, out_features_> weight;
+  /// The bias row, 1 x out_features; with bias_ = false, detail::no_bias (holds nothing).
+  [[no_unique_address]] std::conditional_t<bias_, matrix<T, 1, out_features_>, detail::no_bias> bias;
+
+  /// From nn.Linear's weight (out x in) and bias (1 x out). A bias-free layer does not take one.
+  template <class U, std::size_t R, std::size_t C, std::size_t BR, std::size_t BC>
+  static constexpr linear_layer from_linear(const matrix<U, R, C>& w, const matrix<U, BR, BC>& b) noexcept {
+    detail::check_linear_bias_given<in_features_, out_features_, bias_, true>();
+    if constexpr (bias_)
+      return {detail::linear_weight_as_xw<T, in_features_, out_features_>(w), detail::bias_row<T, out_features_>(b)};
+    else
+      return {};
+  }
+
+  /// From the weight (out x in) of nn.Linear(in, out, bias=False). A layer with a bias needs one.
+  template <class U, std::size_t R, std::size_t C>
+  static constexpr linear_layer from_linear(const matrix<U, R, C>& w) noexcept {
+    detail::check_linear_bias_given<in_features_, out_features_, bias_, false>();
+    return {detail::linear_weight_as_xw<T, in_features_, out_features_>(w), {}};
+  }
+
+  /// x W + b (x W without a bias) for one sequence: N x in -> N x out.
+  template <class U, std::size_t N, std::size_t D>
+  constexpr matrix<T, N, out_features_> operator()(const matrix<U, N, D>& x) const noexcept {
+    matrix<T, N, out_features_> y;
+    if constexpr (detail::input_fits<T, in_features_, no_context_limit, U, N, D>()) {
+      y = matmul(x, weight);
+      if constexpr (bias_)
+        for (std::size_t i = 0; i < N; ++i)
+          for (std::size_t j = 0; j < out_features_; ++j) y.elems[i * out_features_ + j] += bias.elems[j];
+    }
+    return y;
+  }
+
+  /// The same for a batch.
+  template <class U, std::size_t B, std::size_t N, std::size_t D>
+  constexpr tensor<T, B, N, out_features_> operator()(const tensor<U, B, N, D>& x) const noexcept {
+    return detail::per_item(x, *this);
+  }
+};
+
+/// `linear_layer layer{W, b}` deduces T, in_features and out_features from W (in x out, the
+/// x @ W layout); b is then the 1 x out bias.
+template <class T, std::size_t In, std::size_t Out, class... Rest>
+linear_layer(const matrix<T, In, Out>&, const Rest&...) -> linear_layer<T, In, Out>;
+
+}  // namespace static_attention
+
+namespace static_attention {
+
+/// A backward pass takes an upstream gradient of its forward pass's output shape:
+/// `grad_output_matches_output<shape<4, 2>, shape<4, 3>>` is false (a layer of 2 outputs given
+/// a gradient of 3 columns).
+template <class Output, class GradOutput>
+inline constexpr bool grad_output_matches_output = shapes_equal<Output, GradOutput>;
+
+namespace detail {
+
+template <class InputShape, std::size_t In>
+constexpr void check_backward_input() noexcept {
+  static_assert(input_features_match<InputShape, In>,
+                "backward(layer, input, grad_output) requires the input the layer ran on: N x in_features");
+}
+
+template <class Output, class GradOutput>
+constexpr void check_grad_output() noexcept {
+  static_assert(grad_output_matches_output<Output, GradOutput>,
+                "backward(layer, input, grad_output) requires grad_output of the layer's output shape: "
+                "N x out_features");
+}
+
+template <class A, class G>
+constexpr void check_elementwise_backward() noexcept {
+  static_assert(shapes_equal<shape_t<A>, shape_t<G>>,
+                "gelu_backward(input, grad_output) and mse_loss_backward(input, target) require operands of one shape");
+  static_assert(element_types_equal<value_type_t<A>, value_type_t<G>>,
+                "gelu_backward and mse_loss_backward require operands of one element type");
+  static_assert(is_floating_element<value_type_t<A>>,
+                "gelu_backward and mse_loss_backward require a floating-point element type (float or double)");
+}
+
+}  // namespace detail
+
+/// What a module's backward pass returns: `grad_input`, the gradient with respect to the input
+/// (the shape of the input), and `grad`, the gradients of the parameters as a value of the
+/// module's own type (`grad.weight`, `grad.bias`).
+template <class GradInput, class Module>
+struct backward_result {
+  /// d loss / d input.
+  GradInput grad_input;
+  /// d loss / d each parameter, in the module's layout.
+  Module grad;
+};
+
+/// The backward pass of `linear_layer` (y = x W + b, or x W without a bias) for one sequence of
+/// N tokens: grad_input = grad_output W^T, grad.weight = x^T grad_output (in x out, the layer's
+/// x @ W layout), grad.bias = the column sums of grad_output (torch's order of additions), as
+/// torch's addmm (mm) backward computes them.
+template <class T, std::size_t In, std::size_t Out, bool Bias, std::size_t N, std::size_t D, std::size_t N2,
+          std::size_t C>
+constexpr backward_result<matrix<T, N, In>, linear_layer<T, In, Out, Bias>> backward(
+    const linear_layer<T, In, Out, Bias>& layer, const matrix<T, N, D>& input,
+    const matrix<T, N2, C>& grad_output) noexcept {
+  detail::check_backward_input<shape<N, D>, In>();
+  detail::check_grad_output<shape<N, Out>, shape<N2, C>>();
+  backward_result<matrix<T, N, In>, linear_layer<T, In, Out, Bias>> r{};
+  if constexpr (D == In && N2 == N && C == Out) {
+    r.grad_input = matmul(grad_output, transpose(layer.weight));
+    r.grad.weight = matmul(transpose(input), grad_output);
+    if constexpr (Bias) r.grad.bias = sum(grad_output, dim<0>, keepdim);
+  }
+  return r;
+}
+
+/// The backward pass of `linear_layer` for a batch: the input gradient per item, the parameter
+/// gradients summed over every token of the batch (torch's over the flattened B x N rows).
+template <class T, std::size_t In, std::size_t Out, bool Bias, std::size_t B, std::size_t N, std::size_t D,
+          std::size_t B2, std::size_t N2, std::size_t C>
+constexpr backward_result<tensor<T, B, N, In>, linear_layer<T, In, Out, Bias>> backward(
+    const linear_layer<T, In, Out, Bias>& layer, const tensor<T, B, N, D>& input,
+    const tensor<T, B2, N2, C>& grad_output) noexcept {
+  detail::check_backward_input<shape<N, D>, In>();
+  detail::check_grad_output<shape<B, N, Out>, shape<B2, N2, C>>();
+  backward_result<tensor<T, B, N, In>, linear_layer<T, In, Out, Bias>> r{};
+  if constexpr (D == In && B2 == B && N2 == N && C == Out) {
+    r.grad_input = matmul(grad_output, transpose(layer.weight));
+    const auto rows = detail::rows_of(grad_output);
+    r.grad.weight = matmul(transpose(detail::rows_of(input)), rows);
+    if constexpr (Bias) r.grad.bias = sum(rows, dim<0>, keepdim);
+  }
+  return r;
+}
+
+/// The backward pass of gelu (the book's tanh approximation): grad_output times gelu'(input),
+/// computed step by step as autograd differentiates the book's GELU module.
+template <dense A, dense G>
+constexpr A gelu_backward(const A& input, const G& grad_output) noexcept {
+  detail::check_elementwise_backward<A, G>();
+  A out;
+  if constexpr (shapes_equal<shape_t<A>, shape_t<G>> && element_types_equal<value_type_t<A>, value_type_t<G>> &&
+                is_floating_element<value_type_t<A>>)
+    for (std::size_t k = 0; k < A::size; ++k)
+      out.elems[k] =
+          detail::gelu_grad(input.elems[k], grad_output.elems[k], detail::gelu_sqrt_2_over_pi<value_type_t<A>>);
+  return out;
+}
+
+/// The backward pass of mse_loss(input, target) (reduction "mean"): (2 / n) (input - target)
+/// grad_output, as ATen's mse_loss_backward. grad_output is the upstream gradient of the loss:
+/// 1 for `loss.backward()`.
+template <dense A, dense B>
+constexpr A mse_loss_backward(const A& input, const B& target, value_type_t<A> grad_output = 1) noexcept {
+  detail::check_elementwise_backward<A, B>();
+  using T = value_type_t<A>;
+  A out;
+  if constexpr (shapes_equal<shape_t<A>, shape_t<B>> && element_types_equal<T, value_type_t<B>> &&
+                is_floating_element<T>) {
+    const auto norm = static_cast<T>(2.0 / static_cast<double>(A::size));
+    for (std::size_t k = 0; k < A::size; ++k)
+      out.elems[k] =
+          detail::rounded_product(detail::rounded_product(norm, input.elems[k] - target.elems[k]), grad_output);
+  }
+  return out;
+}
+
+}  // namespace static_attention
+
+// ---- static_attention/nn/causal_attention.hpp ------------------------------------------------
+// SPDX-License-Identifier: BSL-1.0
+// Causal attention (the chapter's CausalAttention): self-attention that cannot see the future.
+
 // ---- static_attention/nn/detail/attention_core.hpp -------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
 // Scaled dot-product attention on one sequence, the step every module shares.
 
 // ---- static_attention/nn/detail/dropout_draw.hpp ---------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
-// The dropout draw every dropout of the library shares: one 32-bit draw per element.
+// The dropout draw every dropout of the library shares, as torch 1.13's CPU bernoulli_ draws it:
+// one 53-bit uniform per element.
 
 namespace static_attention::detail {
 
@@ -5560,10 +5881,21 @@ constexpr T checked_dropout_p(T p) noexcept {
   return p;
 }
 
-// out[k] = in[k] / (1 - p) if the k-th draw, as a 24-bit uniform in [0, 1), is below 1 - p,
-// else 0, for k < count; `draws` >= count draws are taken in all (the elements of a row that a
-// caller skips still draw, so the generator advances as over the whole row). p = 0 draws
-// nothing and copies; p = 1 draws nothing and zeroes.
+/// One element's draw of `noise.bernoulli_(1 - p)` on torch 1.13's CPU path without MKL: a
+/// 64-bit value made of two 32-bit draws (the first in the high half, as random64()), its low
+/// 53 bits times 2^-53, a double in [0, 1). The element is kept when that is below 1 - p.
+template <random_source G>
+constexpr double dropout_uniform(G& gen) noexcept {
+  const std::uint64_t hi = gen.random();
+  const std::uint64_t lo = gen.random();
+  return static_cast<double>(((hi << 32) | lo) & ((std::uint64_t{1} << 53) - 1)) * 0x1p-53;
+}
+
+/// out[k] = in[k] * (1 / (1 - p)) if the k-th draw (dropout_uniform) is below 1 - p, else 0, for
+/// k < count; `draws` >= count draws are taken in all (the elements of a row that a caller
+/// skips still draw, so the generator advances as over the whole row). As torch's dropout:
+/// 1 - p in double for the comparison, the scale 1 / (1 - p) in T, the kept value in[k] * scale.
+/// p = 0 draws nothing and copies; p = 1 draws nothing and zeroes. in may equal out.
 template <class T, random_source G>
 constexpr void dropout_elems(const T* in, T* out, std::size_t count, std::size_t draws, T p, G& gen) noexcept {
   if (p == T{0}) {
@@ -5574,11 +5906,11 @@ constexpr void dropout_elems(const T* in, T* out, std::size_t count, std::size_t
     for (std::size_t k = 0; k < count; ++k) out[k] = T{};
     return;
   }
-  const T keep = T{1} - p;
-  const T scale = T{1} / keep;
+  const double keep = 1.0 - static_cast<double>(p);
+  const T scale = T{1} / static_cast<T>(keep);
   for (std::size_t k = 0; k < draws; ++k) {
-    const double u = static_cast<double>(gen.random() & 0xFFFFFFu) * 0x1p-24;
-    if (k < count) out[k] = u < static_cast<double>(keep) ? in[k] * scale : T{0};
+    const bool kept = dropout_uniform(gen) < keep;
+    if (k < count) out[k] = kept ? in[k] * scale : T{0};
   }
 }
 
@@ -5893,12 +6225,14 @@ causal_attention(const matrix<T, DIn, DOut>&, const Rest&...) -> causal_attentio
 namespace static_attention {
 
 /// Zeroes each element with probability p and scales the kept ones by 1 / (1 - p), as
-/// `torch.nn.Dropout(p)` in training mode. Element k is kept when the k-th draw, taken as a
-/// 24-bit uniform number in [0, 1) like `torch.rand`, is below 1 - p; so the mask depends only
-/// on the generator's seed and the order of the elements. (It is not the mask PyTorch's own
-/// bernoulli_ kernel draws: that depends on its vectorised implementation.) p = 0 returns m
-/// unchanged and draws nothing; p = 1 gives zeros. p outside [0, 1] is a compile error in
-/// constant evaluation.
+/// `torch.nn.Dropout(p)` in training mode, with the mask torch 1.13 draws on the CPU (without
+/// MKL: Debian's python3-torch, and the book's notebooks' runs) after the same seed. Element k,
+/// in row-major order (a batch tensor item by item), takes two 32-bit draws of gen, read as one
+/// 53-bit uniform u in [0, 1) (torch's random64() and uniform_real<double>), and is kept when
+/// u < 1 - p; the kept value is m[k] * (1 / (1 - p)), the scale rounded to the element type. So
+/// one call on a B x N x D tensor draws as torch's one call on the (B, N, D) tensor. p = 0
+/// returns m unchanged and draws nothing; p = 1 gives zeros and draws nothing. p outside [0, 1]
+/// is a compile error in constant evaluation.
 template <dense M, random_source G>
 constexpr M dropout(const M& m, value_type_t<M> p, G& gen) noexcept {
   M out;
@@ -5961,6 +6295,24 @@ constexpr error bad_id_error(const I* ids, std::size_t at) noexcept {
   return make_error(errc::id_out_of_range, "token id ", static_cast<long long>(ids[at]), " at position ", at,
                     " is outside the vocabulary [0, ", VocabSize, ")");
 }
+
+// Success if every one of the count ids is in [0, VocabSize), or the first bad one's error.
+template <std::size_t VocabSize, token_id I>
+constexpr result<void> ids_in_vocabulary(const I* ids, std::size_t count) noexcept {
+  if (const std::size_t bad = first_bad_id<VocabSize>(ids, count); bad < count) return bad_id_error<VocabSize>(ids, bad);
+  return {};
+}
+
+// The check a model makes before it writes count ids into a cache of Capacity tokens that holds
+// `held` already: every id in the vocabulary, and room for them all (nothing is written otherwise).
+template <std::size_t VocabSize, std::size_t Capacity, token_id I>
+constexpr result<void> admit_ids(std::string_view call, const I* ids, std::size_t count, std::size_t held) noexcept {
+  if (auto known = ids_in_vocabulary<VocabSize>(ids, count); !known) return known;
+  if (held + count > Capacity)
+    return make_error(errc::capacity_exceeded, call, ": ", count, " tokens after the ", held,
+                      " held exceed the workspace's capacity of ", Capacity, "; clear() it or use a larger one");
+  return {};
+}
 }  // namespace detail
 
 /// N ids, each known to be in [0, VocabSize): made only by check_ids, so a model that takes it
@@ -5985,17 +6337,14 @@ class token_ids {
 /// the first bad id and its position. In constant evaluation a bad id is a compile error.
 template <std::size_t VocabSize, token_id I, std::size_t N>
 constexpr result<token_ids<VocabSize, N, I>> check_ids(const std::array<I, N>& ids) noexcept {
-  const std::size_t bad = detail::first_bad_id<VocabSize>(ids.data(), N);
-  if (bad < N) return detail::bad_id_error<VocabSize>(ids.data(), bad);
+  if (auto known = detail::ids_in_vocabulary<VocabSize>(ids.data(), N); !known) return known.error();
   return token_ids<VocabSize, N, I>(detail::checked_ids_t{}, ids);
 }
 
 /// The same check on ids whose count is known only at run time: success, or the first bad id.
 template <std::size_t VocabSize, token_id I>
 constexpr result<void> check_ids(std::span<const I> ids) noexcept {
-  const std::size_t bad = detail::first_bad_id<VocabSize>(ids.data(), ids.size());
-  if (bad < ids.size()) return detail::bad_id_error<VocabSize>(ids.data(), bad);
-  return {};
+  return detail::ids_in_vocabulary<VocabSize>(ids.data(), ids.size());
 }
 
 }  // namespace static_attention
@@ -6062,151 +6411,6 @@ struct embedding {
 // SPDX-License-Identifier: BSL-1.0
 // feed_forward<T, D, Hidden>: the book's FeedForward, Linear(D, Hidden), GELU, Linear(Hidden, D).
 
-// ---- static_attention/nn/gelu.hpp ------------------------------------------------------------
-// SPDX-License-Identifier: BSL-1.0
-// gelu: the book's GELU, the tanh approximation.
-
-namespace static_attention {
-
-namespace detail {
-// The book computes sqrt(2 / pi) as a tensor of the default dtype: sqrt of 2 / pi rounded to T.
-template <class T>
-inline constexpr T gelu_sqrt_2_over_pi = static_attention::sqrt(static_cast<T>(2.0 / 3.141592653589793));
-
-// The book's expression in PyTorch's order of operations, each product rounded on its own:
-// (0.5 x) (1 + tanh(c (x + 0.044715 x^3))), x^3 as (x x) x (torch.pow(x, 3)).
-template <class T>
-constexpr T gelu_scalar(T x) noexcept {
-  const T cube = rounded_product(rounded_product(x, x), x);
-  const T inner = x + rounded_product(static_cast<T>(0.044715), cube);
-  const T t = static_attention::tanh(rounded_product(gelu_sqrt_2_over_pi<T>, inner));
-  return rounded_product(rounded_product(static_cast<T>(0.5), x), T{1} + t);
-}
-
-// gelu in place on n values. At run time the polynomial runs in vectors (each product still
-// rounded on its own) and tanh through its array overload, which gives the scalar tanh's bits;
-// in constant evaluation, gelu_scalar on each value. The same bits either way.
-template <class T>
-constexpr void gelu_in_place(T* data, std::size_t n) noexcept {
-#if defined(__GNUC__)
-  constexpr std::size_t lanes = simd::native_lanes<T>;
-  if constexpr (lanes >= simd::min_lanes<T>) {
-    if (!std::is_constant_evaluated()) {
-      using V = simd::vec<T, lanes>;
-      const auto product = [](V a, V b) {
-        V p = a * b;
-        round_here(p);
-        return p;
-      };
-      constexpr std::size_t chunk = 32 * lanes;
-      T args[chunk];
-      const std::size_t whole = n / chunk * chunk;
-      for (std::size_t done = 0; done < whole; done += chunk) {
-        for (std::size_t v = 0; v < chunk; v += lanes) {
-          V x;
-          __builtin_memcpy(&x, data + done + v, sizeof(V));
-          const V inner = x + product(static_cast<T>(0.044715) - V{}, product(product(x, x), x));
-          const V arg = product(gelu_sqrt_2_over_pi<T> - V{}, inner);
-          __builtin_memcpy(args + v, &arg, sizeof(V));
-        }
-        static_attention::tanh(std::span<const T>{args, chunk}, std::span<T>{args, chunk});
-        for (std::size_t v = 0; v < chunk; v += lanes) {
-          V x;
-          V t;
-          __builtin_memcpy(&x, data + done + v, sizeof(V));
-          __builtin_memcpy(&t, args + v, sizeof(V));
-          const V y = product(product(static_cast<T>(0.5) - V{}, x), T{1} + t);
-          __builtin_memcpy(data + done + v, &y, sizeof(V));
-        }
-      }
-      for (std::size_t k = whole; k < n; ++k) data[k] = gelu_scalar(data[k]);
-      return;
-    }
-  }
-#endif
-  for (std::size_t k = 0; k < n; ++k) data[k] = gelu_scalar(data[k]);
-}
-
-template <class M>
-constexpr void check_gelu_element() noexcept {
-  static_assert(is_floating_element<value_type_t<M>>,
-                "gelu(m) requires a floating-point element type (float or double)");
-}
-}  // namespace detail
-
-/// GELU, the tanh approximation, element-wise:
-/// `0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))`, as the book's GELU module computes it.
-template <dense M>
-constexpr M gelu(const M& m) noexcept {
-  detail::check_gelu_element<M>();
-  M out = m;
-  if constexpr (is_floating_element<value_type_t<M>>) detail::gelu_in_place(out.elems, M::size);
-  return out;
-}
-
-/// ReLU, element-wise, for comparison with GELU (the book plots both).
-template <dense M>
-constexpr M relu(const M& m) noexcept {
-  M out;
-  for (std::size_t k = 0; k < M::size; ++k) out.elems[k] = m.elems[k] > 0 ? m.elems[k] : value_type_t<M>{};
-  return out;
-}
-
-}  // namespace static_attention
-
-// ---- static_attention/nn/linear_layer.hpp ----------------------------------------------------
-// SPDX-License-Identifier: BSL-1.0
-// linear_layer: y = x W + b, PyTorch's nn.Linear, for building models around attention.
-
-namespace static_attention {
-
-/// An affine layer, in_features -> out_features: y = x W + b, with W in the x @ W layout
-/// (in_features x out_features). from_linear takes nn.Linear's out x in weight.
-template <class T, std::size_t in_features_, std::size_t out_features_>
-struct linear_layer {
-  /// The element type of the weights, the inputs and the outputs.
-  using value_type = T;
-  /// Features in and out, for shape folds over a model (model.hpp).
-  static constexpr std::size_t in_features = in_features_;
-  static constexpr std::size_t out_features = out_features_;
-
-  static_assert(detail::check_attention_element<T>());
-
-  matrix<T, in_features_, out_features_> weight;
-  matrix<T, 1, out_features_> bias;
-
-  /// From nn.Linear's weight (out x in) and bias (1 x out).
-  template <class U, std::size_t R, std::size_t C, std::size_t BR, std::size_t BC>
-  static constexpr linear_layer from_linear(const matrix<U, R, C>& w, const matrix<U, BR, BC>& b) noexcept {
-    return {detail::linear_weight_as_xw<T, in_features_, out_features_>(w), detail::bias_row<T, out_features_>(b)};
-  }
-
-  /// x W + b for one sequence: N x in -> N x out.
-  template <class U, std::size_t N, std::size_t D>
-  constexpr matrix<T, N, out_features_> operator()(const matrix<U, N, D>& x) const noexcept {
-    matrix<T, N, out_features_> y;
-    if constexpr (detail::input_fits<T, in_features_, no_context_limit, U, N, D>()) {
-      y = matmul(x, weight);
-      for (std::size_t i = 0; i < N; ++i)
-        for (std::size_t j = 0; j < out_features_; ++j) y.elems[i * out_features_ + j] += bias.elems[j];
-    }
-    return y;
-  }
-
-  /// x W + b for a batch.
-  template <class U, std::size_t B, std::size_t N, std::size_t D>
-  constexpr tensor<T, B, N, out_features_> operator()(const tensor<U, B, N, D>& x) const noexcept {
-    return detail::per_item(x, *this);
-  }
-};
-
-/// `linear_layer layer{W, b}` deduces T, in_features and out_features from W (in x out, the
-/// x @ W layout); b is then the 1 x out bias.
-template <class T, std::size_t In, std::size_t Out, class... Rest>
-linear_layer(const matrix<T, In, Out>&, const Rest&...) -> linear_layer<T, In, Out>;
-
-}  // namespace static_attention
-
 namespace static_attention {
 
 /// The book's FeedForward: expand to Hidden features (the book's 4 x emb_dim), GELU, and
@@ -6252,8 +6456,9 @@ struct feed_forward {
 // SPDX-License-Identifier: BSL-1.0
 // How a forward pass shares its work: `serial` runs everything on the calling thread (the calls
 // without a pool, constexpr); `parallel<Pool>` splits each weight product's output columns and
-// the attention's heads between a pool's threads, statically by thread index, so every output
-// element is computed by one thread in the serial order: the same bits for any thread count.
+// the attention's heads between a pool's threads, in chunks the threads claim in turn, so every
+// output element is computed by one thread in the serial order: the same bits for any thread
+// count and any order of claims.
 // Freestanding: the pool type is a template argument (nn/thread_pool.hpp defines the one used).
 
 // ---- static_attention/core/detail/matmul_columns.hpp -----------------------------------------
@@ -6364,21 +6569,27 @@ struct heads_part {
 };
 
 /// The work split between the threads of *pool (run time only): Pool has size() and
-/// run(task), which calls task(i) for each thread index i.
+/// run_chunks(task, chunks), which calls task(c) for each chunk c, the threads claiming chunks.
 template <class Pool>
 struct parallel {
   Pool* pool;
-  /// out (R x C) = a (R x K) . b (K x C), thread i computing part i of the columns.
+  /// Chunks of a product per thread: enough that a thread whose core is taken leaves the rest
+  /// to the others, few enough that each chunk still streams whole blocks of b.
+  static constexpr std::size_t chunks_per_thread = 4;
+  /// out (R x C) = a (R x K) . b (K x C), in chunks of columns.
   template <class T, std::size_t R, std::size_t K, std::size_t C>
   void matmul(const T* a, const T* b, T* out) const noexcept {
-    pool->run(product_part<T, R, K, C>{a, b, out, pool->size()});
+    const std::size_t threads = pool->size();
+    const std::size_t chunks = threads == 1 ? 1 : threads * chunks_per_thread;
+    pool->run_chunks(product_part<T, R, K, C>{a, b, out, chunks}, chunks);
   }
-  /// causal_attend with no dropout, thread i taking part i of the heads; scores holds Heads
-  /// rows of Capacity.
+  /// causal_attend with no dropout, a head a chunk; scores holds Heads rows of Capacity.
   template <class T, std::size_t D, std::size_t Heads, std::size_t Capacity>
   void attend(const T* queries, std::size_t rows, const T* keys_t, const T* values, std::size_t first, T* context,
               T* scores) const noexcept {
-    pool->run(heads_part<T, D, Heads, Capacity>{queries, rows, keys_t, values, first, context, scores, pool->size()});
+    const std::size_t chunks = pool->size() == 1 ? 1 : Heads;
+    pool->run_chunks(heads_part<T, D, Heads, Capacity>{queries, rows, keys_t, values, first, context, scores, chunks},
+                     chunks);
   }
 };
 
@@ -6912,7 +7123,8 @@ namespace static_attention {
 ///
 /// Evaluation mode by default; `block(x, gen)` is training mode, with dropout of probability
 /// `drop_rate` on each shortcut branch and `att.dropout_p` on the attention weights, drawn from
-/// gen in the order att, first shortcut, ff, second shortcut.
+/// gen in the order att, first shortcut, ff, second shortcut (for a batch, each over the whole
+/// batch, as torch draws).
 template <class T, std::size_t D, std::size_t NumHeads, std::size_t ContextLength = no_context_limit,
           bool QkvBias = false>
 struct transformer_block {
@@ -6968,6 +7180,25 @@ struct transformer_block {
   constexpr tensor<T, B, N, D> operator()(const tensor<U, B, N, C>& x) const noexcept {
     return detail::per_item(x, *this);
   }
+
+  /// Training mode for a batch, drawing from gen as torch draws for the (B, N, D) batch: each
+  /// dropout over the whole batch, in row-major order. So the attention weights of every item
+  /// (item by item, head by head, row by row), then the first shortcut's B x N x D, then the
+  /// second's; not the order of B single-sequence calls.
+  template <class U, std::size_t B, std::size_t N, std::size_t C, random_source G>
+  constexpr tensor<T, B, N, D> operator()(const tensor<U, B, N, C>& x, G& gen) const noexcept {
+    constexpr std::size_t bytes = stack_bytes<N> + 3 * sizeof(T) * B * N * D;
+    detail::check_stack<bytes, detail::instead_gpt_model_hidden_ids_workspace>();
+    tensor<T, B, N, D> branch;
+    if constexpr (stack_use_within<bytes, stack_limit>) {
+      for (std::size_t b = 0; b < B; ++b) set_item(branch, b, att(norm1(x[b]), gen));
+      const tensor<T, B, N, D> h = x + dropout(branch, drop_rate, gen);
+      for (std::size_t b = 0; b < B; ++b) set_item(branch, b, ff(norm2(h[b])));
+      return h + dropout(branch, drop_rate, gen);
+    } else {
+      return branch;
+    }
+  }
 };
 
 }  // namespace static_attention
@@ -6999,6 +7230,16 @@ constexpr void init_linear_xw(matrix<T, In, Out>& weight, matrix<T, 1, Out>* bia
     for (auto& b : bias->elems) b = uniform(gen, static_cast<T>(-bias_bound), static_cast<T>(bias_bound));
   }
 }
+
+// The draws of nn.Linear(In, Out, bias=False)'s weight, taken and discarded: what a module whose
+// weight is then replaced by another's (weight tying) leaves the generator at.
+template <torch_real T, std::size_t In, std::size_t Out>
+constexpr void skip_linear_weight_draws(torch_generator& gen) noexcept {
+  const double bound = linear_weight_bound(In);
+  const auto lo = static_cast<T>(-bound);
+  const auto hi = static_cast<T>(bound);
+  for (std::size_t k = 0; k < In * Out; ++k) (void)uniform(gen, lo, hi);
+}
 }  // namespace detail
 
 /// nn.Embedding: `weight.normal_(0, 1)`.
@@ -7014,10 +7255,14 @@ constexpr void init_like_torch(layer_norm<T, D>& layer, torch_generator&) noexce
   layer.shift = zeros<T, 1, D>();
 }
 
-/// nn.Linear(In, Out) with bias: the weight, then the bias.
-template <torch_real T, std::size_t In, std::size_t Out>
-constexpr void init_like_torch(linear_layer<T, In, Out>& layer, torch_generator& gen) noexcept {
-  detail::init_linear_xw(layer.weight, &layer.bias, gen);
+/// nn.Linear(In, Out): the weight, then the bias; nn.Linear(In, Out, bias=False)
+/// (`linear_layer<T, In, Out, false>`): the weight alone, as torch draws it.
+template <torch_real T, std::size_t In, std::size_t Out, bool Bias>
+constexpr void init_like_torch(linear_layer<T, In, Out, Bias>& layer, torch_generator& gen) noexcept {
+  if constexpr (Bias)
+    detail::init_linear_xw(layer.weight, &layer.bias, gen);
+  else
+    detail::init_linear_xw<T, In, Out>(layer.weight, nullptr, gen);
 }
 
 /// MultiHeadAttention: W_query, W_key, W_value (each with its bias when qkv_bias), then
@@ -7060,7 +7305,9 @@ namespace static_attention {
 class thread_pool;  // nn/thread_pool.hpp (hosted builds): the overloads that take one
 
 /// The book's GPT configuration, as a structural type (a template argument of gpt_model). The
-/// dropout rate is a run-time member of the model (`gpt_model::set_drop_rate`).
+/// dropout rate is a run-time member of the model (`gpt_model::set_drop_rate`). n_layers may be
+/// 0 (the chapter's DummyGPTModel has no real blocks). With tie_weights, out_head is tok_emb's
+/// weight, shared, as in GPT-2's checkpoint (`model.out_head.weight = model.tok_emb.weight`).
 struct gpt_config {
   std::size_t vocab_size;
   std::size_t context_length;
@@ -7068,6 +7315,8 @@ struct gpt_config {
   std::size_t n_heads;
   std::size_t n_layers;
   bool qkv_bias;
+  /// out_head shares tok_emb's weight (no out_head storage of its own).
+  bool tie_weights = false;
 };
 
 /// GPT_CONFIG_124M: GPT-2 small's shapes.
@@ -7143,12 +7392,31 @@ struct gpt_workspace {
   matrix<T, Cfg.n_heads, Capacity> scores;
 
   /// Tokens held (the position of the next one).
-  constexpr std::size_t length() const noexcept { return caches[0].length; }
+  constexpr std::size_t length() const noexcept {
+    if constexpr (Cfg.n_layers == 0)
+      return blockless_length_;
+    else
+      return caches[0].length;
+  }
   /// Forgets every token.
   constexpr void clear() noexcept {
     for (auto& cache : caches) cache.clear();
+    blockless_length_ = 0;
   }
+
+ private:
+  template <class, gpt_config>
+  friend struct gpt_model;
+  // Tokens held by a model without blocks, which has no cache to count them in.
+  std::size_t blockless_length_ = 0;
 };
+
+namespace detail {
+/// out_head of a model with tie_weights: no storage; the head reads tok_emb's weight.
+struct tied_out_head {
+  friend constexpr bool operator==(tied_out_head, tied_out_head) noexcept = default;
+};
+}  // namespace detail
 
 namespace detail {
 // One block on the N tokens in workspace.x (N <= chunk), in place, with the block's cache:
@@ -7206,8 +7474,8 @@ constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& bl
 template <class T, gpt_config Cfg>
 struct gpt_model {
   static_assert(detail::check_attention_element<T>());
-  static_assert(Cfg.vocab_size > 0 && Cfg.context_length > 0 && Cfg.emb_dim > 0 && Cfg.n_layers > 0,
-                "gpt_model<T, Cfg> requires a vocabulary, a context length, an embedding and at least one layer");
+  static_assert(Cfg.vocab_size > 0 && Cfg.context_length > 0 && Cfg.emb_dim > 0,
+                "gpt_model<T, Cfg> requires a vocabulary, a context length and an embedding");
 
   /// The configuration.
   static constexpr gpt_config config = Cfg;
@@ -7218,13 +7486,15 @@ struct gpt_model {
   /// The blocks: n_layers of block_type, in order.
   using blocks_type = std::array<block_type, Cfg.n_layers>;
 
-  /// Every parameter, as `sum(p.numel() for p in model.parameters())` counts them.
+  /// Every parameter, as `sum(p.numel() for p in model.parameters())` counts them (a tied
+  /// out_head's weight is tok_emb's, counted once).
   static constexpr std::size_t parameter_count = [] {
     constexpr std::size_t d = Cfg.emb_dim;
     constexpr std::size_t attention = 4 * d * d + d + (Cfg.qkv_bias ? 3 * d : 0);
     constexpr std::size_t ff = d * 4 * d + 4 * d + 4 * d * d + d;
     constexpr std::size_t block = attention + ff + 4 * d;
-    return Cfg.vocab_size * d + Cfg.context_length * d + Cfg.n_layers * block + 2 * d + d * Cfg.vocab_size;
+    return Cfg.vocab_size * d + Cfg.context_length * d + Cfg.n_layers * block + 2 * d +
+           (Cfg.tie_weights ? 0 : d * Cfg.vocab_size);
   }();
 
   /// `tok_emb`: vocab_size x emb_dim.
@@ -7235,8 +7505,12 @@ struct gpt_model {
   blocks_type trf_blocks;
   /// `final_norm`.
   layer_norm<T, Cfg.emb_dim> final_norm;
-  /// `out_head.weight` transposed: emb_dim x vocab_size (x @ W; no bias).
-  matrix<T, Cfg.emb_dim, Cfg.vocab_size> out_head;
+  /// The type of out_head: emb_dim x vocab_size, or detail::tied_out_head with tie_weights.
+  using out_head_type =
+      std::conditional_t<Cfg.tie_weights, detail::tied_out_head, matrix<T, Cfg.emb_dim, Cfg.vocab_size>>;
+  /// `out_head.weight` transposed: emb_dim x vocab_size (x @ W; no bias). With tie_weights, an
+  /// empty member: the head is `h tok_emb.weight^T`.
+  [[no_unique_address]] out_head_type out_head;
   /// `drop_emb`'s probability (training mode only; see set_drop_rate).
   T drop_rate{};
 
@@ -7291,6 +7565,23 @@ struct gpt_model {
   template <token_id I, std::size_t B, std::size_t N>
   constexpr tensor<T, B, N, Cfg.vocab_size> operator()(const matrix<I, B, N>& ids) const noexcept {
     return detail::per_sequence<T, Cfg.vocab_size>(*this, ids);
+  }
+
+  /// Training mode for a batch: B x N ids -> B x N x vocab_size logits, the dropout masks drawn
+  /// from gen as torch draws them for the (B, N, ...) batch: drop_emb over the whole
+  /// B x N x emb_dim embeddings, then block by block (each block's dropouts over the whole
+  /// batch, see transformer_block). Not the same draws as B single-sequence calls.
+  template <token_id I, std::size_t B, std::size_t N, random_source G>
+  constexpr tensor<T, B, N, Cfg.vocab_size> operator()(const matrix<I, B, N>& ids, G& gen) const noexcept {
+    detail::check_stack<forward_stack_bytes<N> + 2 * sizeof(T) * B * N * Cfg.emb_dim,
+                        detail::instead_gpt_model_hidden_ids_workspace>();
+    tensor<T, B, N, Cfg.vocab_size> out;
+    if constexpr (stack_use_within<forward_stack_bytes<N> + 2 * sizeof(T) * B * N * Cfg.emb_dim, stack_limit>) {
+      auto x = dropout(embed(ids), drop_rate, gen);
+      for (const auto& block : trf_blocks) x = block(x, gen);
+      for (std::size_t b = 0; b < B; ++b) set_item(out, b, head(final_norm(x[b])));
+    }
+    return out;
   }
 
   /// The final-norm hidden states (before out_head): N ids -> N x emb_dim.
@@ -7388,18 +7679,28 @@ struct gpt_model {
   template <token_id I, std::size_t Capacity>
   constexpr result<void> admit(std::string_view call, const I* ids, std::size_t count,
                                const gpt_workspace<T, Cfg, Capacity>& workspace) const noexcept {
-    if (const std::size_t bad = detail::first_bad_id<Cfg.vocab_size>(ids, count); bad < count)
-      return detail::bad_id_error<Cfg.vocab_size>(ids, bad);
-    if (workspace.length() + count > Capacity)
-      return make_error(errc::capacity_exceeded, call, ": ", count, " tokens after the ", workspace.length(),
-                        " held exceed the workspace's capacity of ", Capacity, "; clear() it or use a larger one");
-    return {};
+    return detail::admit_ids<Cfg.vocab_size, Capacity>(call, ids, count, workspace.length());
   }
 
-  /// out_head: h out_head, N x emb_dim -> N x vocab_size.
+  /// out_head: h out_head, N x emb_dim -> N x vocab_size (with tie_weights, h tok_emb.weight^T:
+  /// the same bits as an untied out_head holding tok_emb.weight^T).
   template <std::size_t N>
   constexpr matrix<T, N, Cfg.vocab_size> head(const matrix<T, N, Cfg.emb_dim>& h) const noexcept {
-    return matmul(h, out_head);
+    if constexpr (Cfg.tie_weights) {
+      matrix<T, N, Cfg.vocab_size> logits{detail::uninitialized};  // the kernel writes every element
+      detail::matmul_abt_kernel<T, N, Cfg.emb_dim, Cfg.vocab_size>(h.elems, tok_emb.weight.elems, logits.elems);
+      return logits;
+    } else {
+      return matmul(h, out_head);
+    }
+  }
+
+  /// out_head for a batch: B x N x emb_dim -> B x N x vocab_size.
+  template <std::size_t B, std::size_t N>
+  constexpr tensor<T, B, N, Cfg.vocab_size> head(const tensor<T, B, N, Cfg.emb_dim>& h) const noexcept {
+    tensor<T, B, N, Cfg.vocab_size> out;
+    for (std::size_t b = 0; b < B; ++b) set_item(out, b, head(h[b]));
+    return out;
   }
 
   /// tok_emb(ids) + pos_emb(arange(N)).
@@ -7409,6 +7710,17 @@ struct gpt_model {
     matrix<T, N, Cfg.emb_dim> x;
     if constexpr (N <= Cfg.context_length)
       for (std::size_t i = 0; i < N; ++i) embed_row(ids[i], i, x.elems + i * Cfg.emb_dim);
+    return x;
+  }
+
+  /// tok_emb(ids) + pos_emb(arange(N)) for a batch: B x N ids -> B x N x emb_dim.
+  template <token_id I, std::size_t B, std::size_t N>
+  constexpr tensor<T, B, N, Cfg.emb_dim> embed(const matrix<I, B, N>& ids) const noexcept {
+    detail::check_gpt_tokens<N, Cfg.context_length>();
+    tensor<T, B, N, Cfg.emb_dim> x;
+    if constexpr (N <= Cfg.context_length)
+      for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t i = 0; i < N; ++i) embed_row(ids.elems[b * N + i], i, x.elems + (b * N + i) * Cfg.emb_dim);
     return x;
   }
 
@@ -7478,6 +7790,7 @@ struct gpt_model {
     const std::size_t position = ws.length();
     for (std::size_t i = 0; i < Count; ++i) embed_row(ids[i], position + i, ws.x.elems + i * d);
     for (std::size_t l = 0; l < Cfg.n_layers; ++l) detail::block_step<Count>(trf_blocks[l], ws.caches[l], ws, policy);
+    if constexpr (Cfg.n_layers == 0) ws.blockless_length_ = position + Count;
     for (std::size_t i = 0; i < Count; ++i)
       if (offset + i >= keep_from) final_norm.normalize_row(ws.x.elems + i * d, out + (offset + i - keep_from) * d);
   }
@@ -7501,14 +7814,19 @@ struct gpt_model {
 
 /// Fills model in place as `torch.manual_seed(seed); GPTModel(cfg)` does, drawing from gen (made
 /// with that seed) in module-creation order: tok_emb, pos_emb, each block (att, ff), final_norm,
-/// out_head. Works on a model in static storage; nothing is copied.
+/// out_head. Works on a model in static storage; nothing is copied. With tie_weights, out_head's
+/// draws are taken and dropped, as torch draws the Linear before its weight is replaced by
+/// tok_emb's: the generator ends where torch's does.
 template <torch_real T, gpt_config Cfg>
 constexpr void init_like_torch(gpt_model<T, Cfg>& model, torch_generator& gen) noexcept {
   init_like_torch(model.tok_emb, gen);
   init_like_torch(model.pos_emb, gen);
   for (auto& block : model.trf_blocks) init_like_torch(block, gen);
   init_like_torch(model.final_norm, gen);
-  detail::init_linear_xw<T, Cfg.emb_dim, Cfg.vocab_size>(model.out_head, nullptr, gen);  // bias=False
+  if constexpr (Cfg.tie_weights)
+    detail::skip_linear_weight_draws<T, Cfg.emb_dim, Cfg.vocab_size>(gen);
+  else
+    detail::init_linear_xw<T, Cfg.emb_dim, Cfg.vocab_size>(model.out_head, nullptr, gen);  // bias=False
 }
 
 namespace detail {
@@ -7580,7 +7898,7 @@ constexpr std::size_t decode_steps(const Model& model, I* ids, std::size_t n, st
 template <class T, gpt_config Cfg, class Policy>
 constexpr matrix<T, 1, Cfg.vocab_size> head_logits(const gpt_model<T, Cfg>& model, const matrix<T, 1, Cfg.emb_dim>& h,
                                                    const Policy& policy) noexcept {
-  if constexpr (std::is_same_v<Policy, serial>) {
+  if constexpr (std::is_same_v<Policy, serial> || Cfg.tie_weights) {
     return model.head(h);
   } else {
     matrix<T, 1, Cfg.vocab_size> logits{uninitialized};  // the kernel writes every element
@@ -7632,8 +7950,7 @@ constexpr result<std::array<I, N + MaxNew>> generate_greedy(const gpt_model<T, C
   constexpr std::size_t ctx = Cfg.context_length;
   constexpr std::size_t longest = N + MaxNew - 1;
   check_workspace_capacity<Capacity, MaxNew == 0 ? 0 : (longest < ctx ? longest : ctx)>();
-  if (const std::size_t bad = first_bad_id<Cfg.vocab_size>(prompt.data(), N); bad < N)
-    return bad_id_error<Cfg.vocab_size>(prompt.data(), bad);
+  if (auto known = ids_in_vocabulary<Cfg.vocab_size>(prompt.data(), N); !known) return known.error();
   return {result_fill, greedy_into<MaxNew, T, Cfg, I, N, Capacity, Policy>{&model, &prompt, &workspace, policy}};
 }
 }  // namespace detail
@@ -7682,6 +7999,294 @@ constexpr std::array<I, N + MaxNew> generate_text_simple(const gpt_model<T, Cfg>
   std::array<I, N + MaxNew> refused{};
   for (std::size_t i = 0; i < N + MaxNew; ++i) refused[i] = i < N ? prompt[i] : detail::no_id<I>;
   return refused;
+}
+
+}  // namespace static_attention
+
+// ---- static_attention/nn/loss.hpp ------------------------------------------------------------
+// SPDX-License-Identifier: BSL-1.0
+// Chapter 5's first measures: log_softmax, cross_entropy (torch.nn.functional.cross_entropy of
+// the flattened logits and targets), perplexity, and mse_loss (nn.MSELoss, chapter 4's demo).
+//
+// The arithmetic is torch 1.13's on the CPU (AVX2 build, one thread), so the losses print
+// torch's digits: log_softmax subtracts the row's maximum, sums exp(x - max) in eight float
+// lanes (four double lanes) reduced as torch's Vectorized<T> reduces them, and gives
+// (x - max) - log(sum); the mean over the tokens adds in nll_loss's cascade of eight levels.
+// Only exp and log differ from torch's (this library's, <= 1 ulp, against SLEEF's).
+
+namespace static_attention {
+
+/// cross_entropy(logits, targets) has one target per token: N x V logits take N targets,
+/// B x N x V logits a B x N matrix of them. `targets_match_tokens<shape<3, 5>, shape<4>>` is false.
+template <class LogitsShape, class TargetsShape>
+inline constexpr bool targets_match_tokens = false;
+template <std::size_t N, std::size_t V, std::size_t N2>
+inline constexpr bool targets_match_tokens<shape<N, V>, shape<N2>> = N == N2;
+template <std::size_t B, std::size_t N, std::size_t V, std::size_t B2, std::size_t N2>
+inline constexpr bool targets_match_tokens<shape<B, N, V>, shape<B2, N2>> = B == B2&& N == N2;
+
+/// Targets checked by check_ids<VocabSize>() fit logits of V columns: VocabSize <= V.
+/// `targets_checked_within_vocabulary<64, 50257>` is true; `<50257, 64>` is false.
+template <std::size_t VocabSize, std::size_t V>
+inline constexpr bool targets_checked_within_vocabulary = VocabSize <= V;
+
+namespace detail {
+
+// Not constexpr: reaching it in constant evaluation stops the compiler, and the diagnostic names
+// the vocabulary (the logits' columns), the target and its position.
+template <std::size_t V>
+void cross_entropy_target_outside_vocabulary(long long /*target*/, std::size_t /*position*/) noexcept {}
+
+template <class T>
+constexpr void check_loss_element() noexcept {
+  static_assert(is_floating_element<T>,
+                "cross_entropy(logits, targets) and log_softmax(x) require floating-point logits (float or double)");
+}
+
+template <class LogitsShape, class TargetsShape>
+constexpr void check_targets_match_tokens() noexcept {
+  static_assert(targets_match_tokens<LogitsShape, TargetsShape>,
+                "cross_entropy(logits, targets) requires one target per token: N x V logits take N targets, "
+                "B x N x V logits a B x N matrix of targets");
+}
+
+// The lanes of torch's Vectorized<T> in its AVX2 kernels: 256 bits.
+template <class T>
+inline constexpr std::size_t torch_lanes = 32 / sizeof(T);
+
+// The row's maximum, NaN if the row holds one (torch's vec::maximum propagates NaN).
+template <class T>
+constexpr T row_max(const T* x, std::size_t n) noexcept {
+  T m = x[0];
+  for (std::size_t k = 0; k < n; ++k) {
+    if (x[k] != x[k]) return x[k];
+    if (x[k] > m) m = x[k];
+  }
+  return m;
+}
+
+// Sum of exp(x[k] - max) over the row as torch's map_reduce_all adds it: lane l holds the
+// elements l, l + lanes, ..., the last partial vector adds to the first lanes, and the lanes
+// reduce as its vec_reduce_all does (float: the AVX2 halving tree; double: lane by lane). A row
+// shorter than one vector adds left to right. exp runs a chunk at a time through its array
+// overload (the scalar's bits) with a fixed buffer, whatever the row's length.
+template <class T>
+constexpr T sum_exp_shifted(const T* x, std::size_t n, T max) noexcept {
+  constexpr std::size_t lanes = torch_lanes<T>;
+  constexpr std::size_t chunk = 64 * lanes;
+  T buf[chunk]{};
+  T acc[lanes]{};
+  if (n < lanes) {
+    for (std::size_t k = 0; k < n; ++k) buf[k] = x[k] - max;
+    static_attention::exp(std::span<const T>{buf, n}, std::span<T>{buf, n});
+    T s = buf[0];
+    for (std::size_t k = 1; k < n; ++k) s = s + buf[k];
+    return s;
+  }
+  for (std::size_t done = 0; done < n; done += chunk) {
+    const std::size_t count = n - done < chunk ? n - done : chunk;
+    for (std::size_t k = 0; k < count; ++k) buf[k] = x[done + k] - max;
+    static_attention::exp(std::span<const T>{buf, count}, std::span<T>{buf, count});
+    // Element done + k goes to lane (done + k) % lanes; chunk is a multiple of lanes.
+    std::size_t k = 0;
+    if (done == 0) {
+      for (std::size_t l = 0; l < lanes; ++l) acc[l] = buf[l];
+      k = lanes;
+    }
+    for (; k < count; ++k) acc[k % lanes] = acc[k % lanes] + buf[k];
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    for (std::size_t width = lanes / 2; width >= 1; width /= 2)
+      for (std::size_t l = 0; l < width; ++l) acc[l] = acc[l] + acc[l + width];
+    return acc[0];
+  } else {
+    T s = acc[0];
+    for (std::size_t l = 1; l < lanes; ++l) s = s + acc[l];
+    return s;
+  }
+}
+
+// The shift of a row's log_softmax: its maximum and log(sum(exp(x - max))).
+template <class T>
+struct log_softmax_shift {
+  T max;
+  T log_sum;
+};
+
+template <class T>
+constexpr log_softmax_shift<T> row_shift(const T* x, std::size_t n) noexcept {
+  const T m = row_max(x, n);
+  return {m, static_attention::log(sum_exp_shifted(x, n, m))};
+}
+
+// nll_loss's mean over `count` log-probabilities, added as torch 1.13 adds them: a cascade of
+// eight partial sums, each level taking 2^level_power values of the one below, the partials
+// then added lowest first and the total divided by the count.
+template <class T>
+class nll_mean {
+ public:
+  constexpr explicit nll_mean(std::size_t count) noexcept : count_(count) {
+    const std::size_t log2 = ceil_log2(count);
+    level_power_ = log2 / levels > 4 ? log2 / levels : 4;
+  }
+  // Adds -log_prob, the loss of the next token.
+  constexpr void add(T log_prob) noexcept {
+    partial_[0] = partial_[0] - log_prob;
+    const std::size_t mask = (std::size_t{1} << level_power_) - 1;
+    for (std::size_t j = 0; j + 1 < levels; ++j) {
+      if ((index_ & (mask << (j * level_power_))) != 0) break;
+      partial_[j + 1] = partial_[j + 1] + partial_[j];
+      partial_[j] = T{};
+    }
+    ++index_;
+  }
+  constexpr T value() const noexcept {
+    T total{};
+    for (const T p : partial_) total = total + p;
+    return total / static_cast<T>(count_);
+  }
+
+ private:
+  static constexpr std::size_t levels = 8;
+  static constexpr std::size_t ceil_log2(std::size_t x) noexcept {
+    if (x <= 2) return 1;
+    std::size_t v = x - 1;
+    std::size_t bits = 0;
+    for (; v != 0; v >>= 1) ++bits;
+    return bits;
+  }
+  T partial_[levels]{};
+  std::size_t count_;
+  std::size_t index_ = 0;
+  std::size_t level_power_ = 4;
+};
+
+// The position of the first target outside [0, V), or count. In constant evaluation one outside
+// is a compile error naming it.
+template <std::size_t V, token_id I>
+constexpr std::size_t first_bad_target(const I* targets, std::size_t count) noexcept {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!in_vocabulary<V>(targets[i])) {
+      if (std::is_constant_evaluated())
+        cross_entropy_target_outside_vocabulary<V>(static_cast<long long>(targets[i]), i);
+      return i;
+    }
+  }
+  return count;
+}
+
+template <std::size_t V, token_id I>
+constexpr error bad_target_error(const I* targets, std::size_t at) noexcept {
+  return make_error(errc::id_out_of_range, "cross_entropy(logits, targets): target ",
+                    static_cast<long long>(targets[at]), " at position ", at, " is outside the vocabulary [0, ", V,
+                    ") of the logits");
+}
+
+// The mean cross entropy of `tokens` rows of V logits against targets known to be in [0, V).
+template <class T, std::size_t V, token_id I>
+constexpr T cross_entropy_rows(const T* logits, const I* targets, std::size_t tokens) noexcept {
+  nll_mean<T> mean(tokens);
+  for (std::size_t i = 0; i < tokens; ++i) {
+    const T* row = logits + i * V;
+    const auto shift = row_shift(row, V);
+    mean.add((row[static_cast<std::size_t>(targets[i])] - shift.max) - shift.log_sum);
+  }
+  return mean.value();
+}
+
+}  // namespace detail
+
+/// torch.log_softmax(x, dim=-1): each row's (x - max) - log(sum(exp(x - max))), stable for any
+/// logits (a row holding -inf gives -inf there; one holding NaN gives NaN).
+template <dense M>
+constexpr M log_softmax(const M& x) noexcept {
+  using T = value_type_t<M>;
+  detail::check_loss_element<T>();
+  M out;
+  if constexpr (is_floating_element<T>) {
+    constexpr std::size_t C = M::cols();
+    for (std::size_t r = 0; r < M::size / C; ++r) {
+      const T* row = x.elems + r * C;
+      const auto shift = detail::row_shift(row, C);
+      for (std::size_t j = 0; j < C; ++j) out.elems[r * C + j] = (row[j] - shift.max) - shift.log_sum;
+    }
+  }
+  return out;
+}
+
+/// The mean cross entropy of one sequence's N x V logits against its N target ids, as
+/// `torch.nn.functional.cross_entropy(logits, targets)`. A target outside [0, V) is
+/// errc::id_out_of_range naming it and its position (in constant evaluation, a compile error).
+template <class T, std::size_t N, std::size_t V, token_id I, std::size_t N2>
+constexpr result<T> cross_entropy(const matrix<T, N, V>& logits, const std::array<I, N2>& targets) noexcept {
+  detail::check_loss_element<T>();
+  detail::check_targets_match_tokens<shape<N, V>, shape<N2>>();
+  if constexpr (is_floating_element<T> && N == N2) {
+    if (const std::size_t bad = detail::first_bad_target<V>(targets.data(), N); bad < N)
+      return detail::bad_target_error<V>(targets.data(), bad);
+    return detail::cross_entropy_rows<T, V>(logits.elems, targets.data(), N);
+  } else {
+    return T{};
+  }
+}
+
+/// cross_entropy on targets checked by check_ids<VocabSize>() (VocabSize <= V): no error to
+/// report, so the loss itself.
+template <class T, std::size_t N, std::size_t V, std::size_t VocabSize, std::size_t N2, token_id I>
+constexpr T cross_entropy(const matrix<T, N, V>& logits, const token_ids<VocabSize, N2, I>& targets) noexcept {
+  detail::check_loss_element<T>();
+  detail::check_targets_match_tokens<shape<N, V>, shape<N2>>();
+  static_assert(targets_checked_within_vocabulary<VocabSize, V>,
+                "cross_entropy(logits, targets) requires targets checked against at most the logits' V columns: "
+                "check_ids<V>(ids)");
+  if constexpr (is_floating_element<T> && N == N2 && VocabSize <= V)
+    return detail::cross_entropy_rows<T, V>(logits.elems, targets.ids().data(), N);
+  else
+    return T{};
+}
+
+/// The mean cross entropy over every token of a batch, B x N x V logits against B x N targets:
+/// `torch.nn.functional.cross_entropy(logits.flatten(0, 1), targets.flatten())`, the book's
+/// calc_loss_batch. A target outside [0, V) is errc::id_out_of_range naming it and its position
+/// in the flattened batch (in constant evaluation, a compile error).
+template <class T, std::size_t B, std::size_t N, std::size_t V, token_id I, std::size_t B2, std::size_t N2>
+constexpr result<T> cross_entropy(const tensor<T, B, N, V>& logits, const matrix<I, B2, N2>& targets) noexcept {
+  detail::check_loss_element<T>();
+  detail::check_targets_match_tokens<shape<B, N, V>, shape<B2, N2>>();
+  if constexpr (is_floating_element<T> && B == B2 && N == N2) {
+    if (const std::size_t bad = detail::first_bad_target<V>(targets.elems, B * N); bad < B * N)
+      return detail::bad_target_error<V>(targets.elems, bad);
+    return detail::cross_entropy_rows<T, V>(logits.elems, targets.elems, B * N);
+  } else {
+    return T{};
+  }
+}
+
+/// Perplexity, `torch.exp(loss)`: how many tokens the model is choosing between, in effect (a
+/// uniform guess over k tokens has perplexity k).
+template <class T>
+requires is_floating_element<T>
+constexpr T perplexity(T loss) noexcept { return static_attention::exp(loss); }
+
+/// nn.MSELoss() (reduction "mean"): the mean of (input - target)^2, added in torch's order.
+template <dense A, dense B>
+constexpr value_type_t<A> mse_loss(const A& input, const B& target) noexcept {
+  static_assert(shapes_equal<shape_t<A>, shape_t<B>>, "mse_loss(input, target) requires input and target of one shape");
+  static_assert(element_types_equal<value_type_t<A>, value_type_t<B>>,
+                "mse_loss(input, target) requires input and target of one element type");
+  static_assert(is_floating_element<value_type_t<A>>, "mse_loss(input, target) requires a floating-point element type");
+  using T = value_type_t<A>;
+  if constexpr (shapes_equal<shape_t<A>, shape_t<B>> && element_types_equal<T, value_type_t<B>> &&
+                is_floating_element<T>) {
+    A squared;
+    for (std::size_t k = 0; k < A::size; ++k) {
+      T d = input.elems[k] - target.elems[k];
+      squared.elems[k] = detail::rounded_product(d, d);
+    }
+    return mean(squared).item();
+  } else {
+    return T{};
+  }
 }
 
 }  // namespace static_attention
@@ -8757,6 +9362,23 @@ constexpr std::size_t encode_utf8(std::uint32_t cp, char (&out)[4]) noexcept {
   return n;
 }
 
+// The four hex digits of a JSON \uXXXX escape at text[pos], pos moved past them; or -1 (pos
+// then somewhere inside) if there are not four.
+constexpr std::int32_t parse_hex4(std::string_view text, std::size_t& pos) noexcept {
+  if (text.size() - pos < 4) return -1;
+  std::int32_t v = 0;
+  for (int k = 0; k < 4; ++k) {
+    const char h = text[pos++];
+    const int d = h >= '0' && h <= '9'   ? h - '0'
+                  : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                  : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                         : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
 }  // namespace static_attention::detail
 
 namespace static_attention::detail::heatmap {
@@ -9388,10 +10010,15 @@ std::string dropout_repr(T p) {
 
 }  // namespace detail
 
-/// `print(nn.Linear(in, out))`: `Linear(in_features=5, out_features=6, bias=True)`.
-template <class T, std::size_t In, std::size_t Out>
-std::string to_string(const linear_layer<T, In, Out>&) {
-  return detail::linear_repr(In, Out, true);
+/// `print(nn.Linear(in, out, bias=...))`: `Linear(in_features=5, out_features=6, bias=True)`.
+template <class T, std::size_t In, std::size_t Out, bool Bias>
+std::string to_string(const linear_layer<T, In, Out, Bias>&) {
+  return detail::linear_repr(In, Out, Bias);
+}
+/// `print(nn.Embedding(num, dim))`: `Embedding(10, 8)`.
+template <class T, std::size_t V, std::size_t D>
+std::string to_string(const embedding<T, V, D>&) {
+  return "Embedding(" + std::to_string(V) + ", " + std::to_string(D) + ")";
 }
 /// `print(LayerNorm(emb_dim))`: the book's LayerNorm has no extra_repr, so `LayerNorm()`.
 template <class T, std::size_t D>
@@ -9433,6 +10060,24 @@ std::string to_string(const transformer_block<T, D, NumHeads, ContextLength, Qkv
       .str();
 }
 
+/// `print(GPTModel(cfg))`, the book's class, as torch 1.13 prints it (every block of trf_blocks
+/// in full; a tied out_head prints as the Linear it shares its weight with).
+template <class T, gpt_config Cfg>
+std::string to_string(const gpt_model<T, Cfg>& m) {
+  detail::module_repr blocks{"Sequential"};
+  for (std::size_t i = 0; i < Cfg.n_layers; ++i)
+    blocks.children.push_back({std::to_string(i), to_string(m.trf_blocks[i])});
+  return detail::module_repr{"GPTModel",
+                             {},
+                             {{"tok_emb", to_string(m.tok_emb)},
+                              {"pos_emb", to_string(m.pos_emb)},
+                              {"drop_emb", detail::dropout_repr(m.drop_rate)},
+                              {"trf_blocks", blocks.str()},
+                              {"final_norm", to_string(m.final_norm)},
+                              {"out_head", detail::linear_repr(Cfg.emb_dim, Cfg.vocab_size, false)}}}
+      .str();
+}
+
 namespace detail {
 template <class M>
 concept printable_module = requires(const M& m) {
@@ -9456,9 +10101,9 @@ constexpr std::size_t parameter_count() noexcept;
 namespace detail {
 template <class M>
 struct parameter_counter;
-template <class T, std::size_t In, std::size_t Out>
-struct parameter_counter<linear_layer<T, In, Out>> {
-  static constexpr std::size_t value = In * Out + Out;
+template <class T, std::size_t In, std::size_t Out, bool Bias>
+struct parameter_counter<linear_layer<T, In, Out, Bias>> {
+  static constexpr std::size_t value = In * Out + (Bias ? Out : 0);
 };
 template <class T, std::size_t D>
 struct parameter_counter<layer_norm<T, D>> {
@@ -9564,34 +10209,19 @@ namespace detail {
 // (its default float32, int64 and bool).
 template <class T>
 constexpr std::string_view dtype_suffix() noexcept {
-  if constexpr (std::is_same_v<T, bool>) {
+  // Integers by size, 1, 2, 4 and 8 bytes (empty: int64, torch's default, printed without one).
+  constexpr std::string_view signed_ints[] = {"dtype=torch.int8", "dtype=torch.int16", "dtype=torch.int32", {}};
+  constexpr std::string_view unsigned_ints[] = {"dtype=torch.uint8", "dtype=torch.uint16", "dtype=torch.uint32",
+                                                "dtype=torch.uint64"};
+  constexpr std::size_t by_size = sizeof(T) == 1 ? 0 : sizeof(T) == 2 ? 1 : sizeof(T) == 4 ? 2 : 3;
+  if constexpr (std::is_same_v<T, bool>)
     return {};
-  } else if constexpr (std::is_floating_point_v<T>) {
-    if constexpr (sizeof(T) == 4)
-      return {};
-    else if constexpr (sizeof(T) == 8)
-      return "dtype=torch.float64";
-    else
-      return "dtype=long double";
-  } else if constexpr (std::is_signed_v<T>) {
-    if constexpr (sizeof(T) == 1)
-      return "dtype=torch.int8";
-    else if constexpr (sizeof(T) == 2)
-      return "dtype=torch.int16";
-    else if constexpr (sizeof(T) == 4)
-      return "dtype=torch.int32";
-    else
-      return {};
-  } else {
-    if constexpr (sizeof(T) == 1)
-      return "dtype=torch.uint8";
-    else if constexpr (sizeof(T) == 2)
-      return "dtype=torch.uint16";
-    else if constexpr (sizeof(T) == 4)
-      return "dtype=torch.uint32";
-    else
-      return "dtype=torch.uint64";
-  }
+  else if constexpr (std::is_floating_point_v<T>)
+    return sizeof(T) == 4 ? std::string_view{} : sizeof(T) == 8 ? "dtype=torch.float64" : "dtype=long double";
+  else if constexpr (std::is_signed_v<T>)
+    return signed_ints[by_size];
+  else
+    return unsigned_ints[by_size];
 }
 
 // Python's "{:.Nf}" / "{:.Ne}" of a value: correctly rounded, and nan without a sign, as torch
@@ -10080,9 +10710,10 @@ inline constexpr memory_plan footprint = detail::footprint_of<Model, Workspace>:
 // ---- static_attention/nn/thread_pool.hpp -----------------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
 // A caller-owned pool of threads for the GPT's forward pass (hosted builds only: not part of
-// the freestanding umbrella header). Work is split statically by thread index, each output
-// element computed by one thread in a fixed order, so results are bit-identical for every
-// thread count. Idle threads spin briefly, then sleep on a condition variable.
+// the freestanding umbrella header). Work is cut into chunks that the threads claim in turn,
+// each output element computed by one thread in a fixed order, so results are bit-identical for
+// every thread count; a thread whose core is taken holds up one chunk, not a fixed share. Idle
+// threads spin briefly, yield, then sleep on a condition variable.
 
 namespace static_attention {
 
@@ -10095,7 +10726,7 @@ class thread_pool {
   /// A pool of `threads` threads in all (the caller one of them): threads - 1 are started.
   explicit thread_pool(std::size_t threads) : count_(threads == 0 ? 1 : threads) {
     if (count_ > 1) workers_ = new std::thread[count_ - 1];
-    for (std::size_t i = 1; i < count_; ++i) workers_[i - 1] = std::thread(worker_loop{this, i});
+    for (std::size_t i = 1; i < count_; ++i) workers_[i - 1] = std::thread(worker_loop{this});
   }
   thread_pool(const thread_pool&) = delete;
   thread_pool& operator=(const thread_pool&) = delete;
@@ -10113,35 +10744,77 @@ class thread_pool {
   /// Threads in all, the caller included.
   std::size_t size() const noexcept { return count_; }
 
-  /// Calls task(i) once for each i in [0, size()), i = 0 on the calling thread, and returns
-  /// when every call has returned. No allocation; the task is not copied.
+  /// Calls task(c) once for each chunk c in [0, chunks), the threads (the caller one of them)
+  /// claiming chunks in turn, and returns when every chunk has run. The call waits for chunks,
+  /// not for threads: a thread descheduled by another process (more threads than free cores)
+  /// delays at most the one chunk it has claimed, and one that wakes late finds nothing left.
+  /// No allocation; the task is not copied.
   template <class Task>
-  void run(const Task& task) noexcept {
-    if (count_ == 1) {
-      task(std::size_t{0});
+  void run_chunks(const Task& task, std::size_t chunks) noexcept {
+    if (chunks == 0) return;
+    if (count_ == 1 || chunks == 1) {
+      for (std::size_t c = 0; c < chunks; ++c) task(c);
       return;
     }
-    job_ = &call<Task>;
-    context_ = &task;
-    pending_.store(count_ - 1, std::memory_order_relaxed);
+    const std::uint64_t g = (state_.load(std::memory_order_relaxed) >> 32) + 1;
+    slot& s = slots_[g & 1];  // slot g & 1 was last used by run g - 2, long done
+    s.job.store(&call<Task>, std::memory_order_relaxed);
+    s.context.store(&task, std::memory_order_relaxed);
+    s.chunks.store(chunks, std::memory_order_relaxed);
+    s.done.store(0, std::memory_order_relaxed);
     {
-      std::lock_guard<std::mutex> lock(mutex_);
-      generation_.fetch_add(1, std::memory_order_release);
+      std::lock_guard<std::mutex> lock(mutex_);  // a worker about to sleep sees it, or is woken
+      state_.store(g << 32, std::memory_order_release);
     }
     if (sleepers_.load(std::memory_order_acquire) > 0) wake_.notify_all();
-    task(std::size_t{0});
-    wait_done();
+    claim_all(g);
+    wait_done(s, chunks);
+  }
+
+  /// Calls task(i) once for each i in [0, size()) (run_chunks with size() chunks), and returns
+  /// when every call has returned.
+  template <class Task>
+  void run(const Task& task) noexcept {
+    run_chunks(task, count_);
   }
 
  private:
   template <class Task>
-  static void call(const void* context, std::size_t index) noexcept {
-    (*static_cast<const Task*>(context))(index);
+  static void call(const void* context, std::size_t chunk) noexcept {
+    (*static_cast<const Task*>(context))(chunk);
+  }
+
+  // One run's job, in one of two slots by the parity of its generation: a worker that read a
+  // slot for run g claims from it only while the state still says g, and run g + 2, the next to
+  // write that slot, starts only after every chunk of run g is done.
+  struct slot {
+    std::atomic<void (*)(const void*, std::size_t)> job{nullptr};
+    std::atomic<const void*> context{nullptr};
+    std::atomic<std::size_t> chunks{0};
+    std::atomic<std::size_t> done{0};
+  };
+
+  // Claims and runs chunks of run g until none is left (or the state has moved past g).
+  void claim_all(std::uint64_t g) noexcept {
+    slot& s = slots_[g & 1];
+    void (*const job)(const void*, std::size_t) = s.job.load(std::memory_order_relaxed);
+    const void* const context = s.context.load(std::memory_order_relaxed);
+    const std::size_t chunks = s.chunks.load(std::memory_order_relaxed);
+    std::uint64_t now = state_.load(std::memory_order_acquire);
+    for (;;) {
+      if ((now >> 32) != g || (now & 0xFFFFFFFFu) >= chunks) return;
+      if (!state_.compare_exchange_weak(now, now + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+      job(context, static_cast<std::size_t>(now & 0xFFFFFFFFu));
+      if (s.done.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (caller_waiting_) done_cv_.notify_one();
+      }
+      now = state_.load(std::memory_order_acquire);
+    }
   }
 
   // Checks before sleeping: `spins` with a pause between (about the gap between two products of
-  // one token), then `yields` giving the core away (a thread waiting for a core, with more
-  // threads than free cores, runs meanwhile), then a condition variable.
+  // one token), then `yields` giving the core away, then a condition variable.
   static constexpr int spins = 2000;
   static constexpr int yields = 64;
 
@@ -10151,56 +10824,48 @@ class thread_pool {
 #endif
   }
 
-  void wait_done() noexcept {
-    for (int s = 0; s < spins + yields; ++s) {
-      if (pending_.load(std::memory_order_acquire) == 0) return;
-      if (s < spins)
+  void wait_done(slot& s, std::size_t chunks) noexcept {
+    for (int k = 0; k < spins + yields; ++k) {
+      if (s.done.load(std::memory_order_acquire) == chunks) return;
+      if (k < spins)
         pause();
       else
         std::this_thread::yield();
     }
     std::unique_lock<std::mutex> lock(mutex_);
     caller_waiting_ = true;
-    done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+    done_cv_.wait(lock, [&] { return s.done.load(std::memory_order_acquire) == chunks; });
     caller_waiting_ = false;
   }
 
-  // One worker: wait for a generation it has not run, run its share, report.
+  // One worker: wait for a run it has not seen, claim chunks of it, repeat.
   struct worker_loop {
     thread_pool* pool;
-    std::size_t index;
     void operator()() const noexcept {
       std::uint64_t seen = 0;
-      for (;;) {
-        if (!pool->await(seen)) return;
-        pool->job_(pool->context_, index);
-        if (pool->pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-          std::lock_guard<std::mutex> lock(pool->mutex_);
-          if (pool->caller_waiting_) pool->done_.notify_one();
-        }
-      }
+      while (pool->await(seen)) pool->claim_all(seen);
     }
   };
 
   // Waits until the generation moves past seen (updating it); false when stopping.
   bool await(std::uint64_t& seen) noexcept {
-    for (int s = 0; s < spins + yields; ++s) {
-      const std::uint64_t g = generation_.load(std::memory_order_acquire);
+    for (int k = 0; k < spins + yields; ++k) {
+      const std::uint64_t g = state_.load(std::memory_order_acquire) >> 32;
       if (g != seen) {
         seen = g;
         return true;
       }
-      if (s < spins)
+      if (k < spins)
         pause();
       else
         std::this_thread::yield();
     }
     std::unique_lock<std::mutex> lock(mutex_);
     sleepers_.fetch_add(1, std::memory_order_acq_rel);
-    wake_.wait(lock, [&] { return stop_ || generation_.load(std::memory_order_acquire) != seen; });
+    wake_.wait(lock, [&] { return stop_ || (state_.load(std::memory_order_acquire) >> 32) != seen; });
     sleepers_.fetch_sub(1, std::memory_order_acq_rel);
     if (stop_) return false;
-    seen = generation_.load(std::memory_order_acquire);
+    seen = state_.load(std::memory_order_acquire) >> 32;
     return true;
   }
 
@@ -10208,14 +10873,13 @@ class thread_pool {
   std::thread* workers_ = nullptr;  // count_ - 1 of them (no <memory>: see tests/freestanding)
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::condition_variable done_;
-  std::atomic<std::uint64_t> generation_{0};
-  std::atomic<std::size_t> pending_{0};
+  std::condition_variable done_cv_;
+  // The run's generation (high 32 bits) and its next unclaimed chunk (low 32 bits).
+  std::atomic<std::uint64_t> state_{0};
   std::atomic<int> sleepers_{0};
+  slot slots_[2];
   bool stop_ = false;
   bool caller_waiting_ = false;
-  void (*job_)(const void*, std::size_t) = nullptr;
-  const void* context_ = nullptr;
 };
 
 /// The matrix product into out as matmul_into(out, a, b) computes it, bit for bit, with out's
@@ -10260,6 +10924,294 @@ void matmul_into(matrix<T, R, C>& out, const matrix<T, R, K>& a, const matrix<T,
 // overflow is not a constant expression, so a static_assert over a quantized forward pass is also
 // a proof that none of the overflows the comments rule out can happen on its inputs.
 
+// ---- static_attention/quant/detail/dsp_kernels.hpp -------------------------------------------
+// SPDX-License-Identifier: BSL-1.0
+// The int8 path's run-time kernels for Arm cores with the DSP extension (__ARM_FEATURE_DSP:
+// Cortex-M4, M7, M33 with DSP, M55 ...): dual 16-bit multiply-accumulates (SMLAD) over
+// sign-extended pairs of int8 (SXTB16 takes bytes 0 and 2 of a word, SXTB16 with ROR #8 bytes 1
+// and 3). A word of activations and a word of weights are extended the same way, so two SMLADs
+// give x0 w0 + x2 w2 + x1 w1 + x3 w3: the same four products as the portable dot_int, summed in
+// another order. Integer sums do not depend on their order (SMLAD wraps modulo 2^32 as the
+// portable int32 sums would, and quant_core.hpp bounds every accumulator within int32), so the
+// results are the portable kernels' and the constant evaluator's, bit for bit.
+//
+// Weights and activations are read as 32-bit words through memcpy (an unaligned LDR on these
+// cores; no alignment requirement, no aliasing), so the public layouts (quantized_linear's Out x
+// In row-major weights) stay as they are. Everything here is run time only: callers take the
+// portable path in constant evaluation (std::is_constant_evaluated). On any other target this
+// header declares nothing.
+
+#if defined(__ARM_FEATURE_DSP)
+
+#include <arm_acle.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace static_attention::detail::dsp {
+
+/// Four bytes at p as a word (little-endian: byte k in bits 8k .. 8k + 7).
+[[gnu::always_inline]] inline std::int32_t load_word(const void* p) noexcept {
+  std::int32_t w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+
+/// Bytes 0 and 2 of w, sign-extended to two int16 halves (SXTB16).
+[[gnu::always_inline]] inline std::int32_t even_bytes(std::int32_t w) noexcept { return __sxtb16(w); }
+
+/// Bytes 1 and 3 of w, sign-extended to two int16 halves (SXTB16 with ROR #8, one instruction).
+[[gnu::always_inline]] inline std::int32_t odd_bytes(std::int32_t w) noexcept {
+  std::int32_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(w));
+  return r;
+}
+
+/// acc + lo(a) lo(b) + hi(a) hi(b), int16 halves (SMLAD).
+[[gnu::always_inline]] inline std::int32_t mac2(std::int32_t a, std::int32_t b, std::int32_t acc) noexcept {
+  return __smlad(a, b, acc);
+}
+
+/// The portable tail: products of the last In % 4 bytes.
+[[gnu::always_inline]] inline std::int32_t tail_dot(const std::int8_t* x, const std::int8_t* w, std::size_t n,
+                                                    std::int32_t acc) noexcept {
+  for (std::size_t k = 0; k < n; ++k) acc += std::int32_t{x[k]} * std::int32_t{w[k]};
+  return acc;
+}
+
+// One word of x against four rows of w (16 multiply-accumulates), as the loop below takes it twice a turn.
+#define SA_DETAIL_DSP_1X4_WORD           \
+  "ldr %[v], [%[x]], #4\n\t"             \
+  "sxtb16 %[ve], %[v]\n\t"               \
+  "sxtb16 %[v], %[v], ror #8\n\t"        \
+  "ldr %[u], [%[w], %[o1]]\n\t"          \
+  "sxtb16 %[ue], %[u]\n\t"               \
+  "smlad %[a1], %[ve], %[ue], %[a1]\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t"        \
+  "smlad %[a1], %[v], %[u], %[a1]\n\t"   \
+  "ldr %[u], [%[w], %[o2]]\n\t"          \
+  "sxtb16 %[ue], %[u]\n\t"               \
+  "smlad %[a2], %[ve], %[ue], %[a2]\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t"        \
+  "smlad %[a2], %[v], %[u], %[a2]\n\t"   \
+  "ldr %[u], [%[w], %[o3]]\n\t"          \
+  "sxtb16 %[ue], %[u]\n\t"               \
+  "smlad %[a3], %[ve], %[ue], %[a3]\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t"        \
+  "smlad %[a3], %[v], %[u], %[a3]\n\t"   \
+  "ldr %[u], [%[w]], #4\n\t"             \
+  "sxtb16 %[ue], %[u]\n\t"               \
+  "smlad %[a0], %[ve], %[ue], %[a0]\n\t" \
+  "sxtb16 %[u], %[u], ror #8\n\t"        \
+  "smlad %[a0], %[v], %[u], %[a0]\n\t"
+
+/// The first Length bytes (a multiple of 8) of the four channels c < 4 of w (rows of Stride
+/// int8, 3 Stride < 4096: the offsets of an LDR) against x, added to a0 .. a3: per word of x, one load and two
+/// extensions shared by the four channels, then per channel a load, two extensions and two SMLADs (23 instructions for
+/// 16 multiply-accumulates), two words per turn of the loop. Eleven registers, so that it also allocates with a frame
+/// pointer.
+template <std::size_t Stride, std::size_t Length>
+[[gnu::always_inline]] inline void dot_1x4_words(const std::int8_t* x, const std::int8_t* w, std::int32_t& a0,
+                                                 std::int32_t& a1, std::int32_t& a2, std::int32_t& a3) noexcept {
+  static_assert(Length % 8 == 0 && Length > 0 && Length <= Stride && 3 * Stride < 4096,
+                "dot_1x4_words<Stride, Length> requires Length % 8 == 0 and 3 Stride < 4096");
+  const std::int8_t* const end = x + Length;
+  std::int32_t v;
+  std::int32_t ve;
+  std::int32_t u;
+  std::int32_t ue;
+  __asm__("1:\n\t" SA_DETAIL_DSP_1X4_WORD SA_DETAIL_DSP_1X4_WORD
+          "cmp %[x], %[end]\n\t"
+          "bne 1b"
+          : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), [w] "+r"(w), [v] "=&r"(v),
+            [ve] "=&r"(ve), [u] "=&r"(u), [ue] "=&r"(ue)
+          : [end] "r"(end), [o1] "n"(Stride), [o2] "n"(2 * Stride), [o3] "n"(3 * Stride)
+          : "cc", "memory");
+}
+#undef SA_DETAIL_DSP_1X4_WORD
+
+/// acc[c] = bias[c] + sum_k x[k] w[c In + k] for the four channels c < 4 of w (rows of In int8).
+template <std::size_t In>
+[[gnu::always_inline]] inline void dot_1x4(const std::int8_t* x, const std::int8_t* w, const std::int32_t* bias,
+                                           std::int32_t* acc) noexcept {
+  std::int32_t a0 = bias[0];
+  std::int32_t a1 = bias[1];
+  std::int32_t a2 = bias[2];
+  std::int32_t a3 = bias[3];
+  std::size_t k = 0;
+  if constexpr (In >= 8 && 3 * In < 4096) {
+    dot_1x4_words<In, In / 8 * 8>(x, w, a0, a1, a2, a3);
+    k = In / 8 * 8;
+  }
+  for (; k + 4 <= In; k += 4) {
+    const std::int32_t v = load_word(x + k);
+    const std::int32_t ve = even_bytes(v);
+    const std::int32_t vo = odd_bytes(v);
+    std::int32_t u = load_word(w + k);
+    a0 = mac2(ve, even_bytes(u), a0);
+    a0 = mac2(vo, odd_bytes(u), a0);
+    u = load_word(w + In + k);
+    a1 = mac2(ve, even_bytes(u), a1);
+    a1 = mac2(vo, odd_bytes(u), a1);
+    u = load_word(w + 2 * In + k);
+    a2 = mac2(ve, even_bytes(u), a2);
+    a2 = mac2(vo, odd_bytes(u), a2);
+    u = load_word(w + 3 * In + k);
+    a3 = mac2(ve, even_bytes(u), a3);
+    a3 = mac2(vo, odd_bytes(u), a3);
+  }
+  if constexpr (In % 4 != 0) {
+    constexpr std::size_t t = In / 4 * 4;
+    a0 = tail_dot(x + t, w + t, In % 4, a0);
+    a1 = tail_dot(x + t, w + In + t, In % 4, a1);
+    a2 = tail_dot(x + t, w + 2 * In + t, In % 4, a2);
+    a3 = tail_dot(x + t, w + 3 * In + t, In % 4, a3);
+  }
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+}
+
+// One word of each of two rows of x against two channels of w (16 multiply-accumulates), as the
+// loop below takes it twice a turn.
+#define SA_DETAIL_DSP_2X2_WORD              \
+  "ldr %[u1], [%[w], %[s]]\n\t"             \
+  "sxtb16 %[u1e], %[u1]\n\t"                \
+  "sxtb16 %[u1], %[u1], ror #8\n\t"         \
+  "ldr %[u0], [%[w]], #4\n\t"               \
+  "sxtb16 %[u0e], %[u0]\n\t"                \
+  "sxtb16 %[u0], %[u0], ror #8\n\t"         \
+  "ldr %[v], [%[x], %[s]]\n\t"              \
+  "sxtb16 %[ve], %[v]\n\t"                  \
+  "sxtb16 %[v], %[v], ror #8\n\t"           \
+  "smlad %[a10], %[ve], %[u0e], %[a10]\n\t" \
+  "smlad %[a10], %[v], %[u0], %[a10]\n\t"   \
+  "smlad %[a11], %[ve], %[u1e], %[a11]\n\t" \
+  "smlad %[a11], %[v], %[u1], %[a11]\n\t"   \
+  "ldr %[v], [%[x]], #4\n\t"                \
+  "sxtb16 %[ve], %[v]\n\t"                  \
+  "sxtb16 %[v], %[v], ror #8\n\t"           \
+  "smlad %[a00], %[ve], %[u0e], %[a00]\n\t" \
+  "smlad %[a00], %[v], %[u0], %[a00]\n\t"   \
+  "smlad %[a01], %[ve], %[u1e], %[a01]\n\t" \
+  "smlad %[a01], %[v], %[u1], %[a01]\n\t"
+
+/// The first Length bytes (a multiple of 8) of rows r < 2 of x against channels c < 2 of w (both
+/// of row stride Stride < 4096), added to a_rc: per word, each row's and each channel's word is
+/// loaded and extended once (20 instructions for 16 multiply-accumulates), two words per turn.
+/// Thirteen registers.
+template <std::size_t Stride, std::size_t Length>
+[[gnu::always_inline]] inline void dot_2x2_words(const std::int8_t* x, const std::int8_t* w, std::int32_t& a00,
+                                                 std::int32_t& a01, std::int32_t& a10, std::int32_t& a11) noexcept {
+  static_assert(Length % 8 == 0 && Length > 0 && Length <= Stride && Stride < 4096,
+                "dot_2x2_words<Stride, Length> requires Length % 8 == 0 and Stride < 4096");
+  const std::int8_t* const end = x + Length;
+  std::int32_t v;
+  std::int32_t ve;
+  std::int32_t u0;
+  std::int32_t u0e;
+  std::int32_t u1;
+  std::int32_t u1e;
+  __asm__("1:\n\t" SA_DETAIL_DSP_2X2_WORD SA_DETAIL_DSP_2X2_WORD
+          "cmp %[x], %[end]\n\t"
+          "bne 1b"
+          : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [x] "+r"(x), [w] "+r"(w), [v] "=&r"(v),
+            [ve] "=&r"(ve), [u0] "=&r"(u0), [u0e] "=&r"(u0e), [u1] "=&r"(u1), [u1e] "=&r"(u1e)
+          : [end] "r"(end), [s] "n"(Stride)
+          : "cc", "memory");
+}
+#undef SA_DETAIL_DSP_2X2_WORD
+
+/// acc[r Out + c] = bias[c] + sum_k x[r In + k] w[c In + k] for rows r < 2 and channels c < 2:
+/// each weight word extended once for both rows.
+template <std::size_t In, std::size_t Out>
+[[gnu::always_inline]] inline void dot_2x2(const std::int8_t* x, const std::int8_t* w, const std::int32_t* bias,
+                                           std::int32_t* acc) noexcept {
+  std::int32_t a00 = bias[0];
+  std::int32_t a01 = bias[1];
+  std::int32_t a10 = bias[0];
+  std::int32_t a11 = bias[1];
+  std::size_t k = 0;
+  if constexpr (In >= 8 && In < 4096) {
+    dot_2x2_words<In, In / 8 * 8>(x, w, a00, a01, a10, a11);
+    k = In / 8 * 8;
+  }
+  for (; k + 4 <= In; k += 4) {
+    const std::int32_t v0 = load_word(x + k);
+    const std::int32_t v1 = load_word(x + In + k);
+    std::int32_t u = load_word(w + k);
+    a00 = mac2(even_bytes(v0), even_bytes(u), a00);
+    a00 = mac2(odd_bytes(v0), odd_bytes(u), a00);
+    a10 = mac2(even_bytes(v1), even_bytes(u), a10);
+    a10 = mac2(odd_bytes(v1), odd_bytes(u), a10);
+    u = load_word(w + In + k);
+    a01 = mac2(even_bytes(v0), even_bytes(u), a01);
+    a01 = mac2(odd_bytes(v0), odd_bytes(u), a01);
+    a11 = mac2(even_bytes(v1), even_bytes(u), a11);
+    a11 = mac2(odd_bytes(v1), odd_bytes(u), a11);
+  }
+  if constexpr (In % 4 != 0) {
+    constexpr std::size_t t = In / 4 * 4;
+    a00 = tail_dot(x + t, w + t, In % 4, a00);
+    a01 = tail_dot(x + t, w + In + t, In % 4, a01);
+    a10 = tail_dot(x + In + t, w + t, In % 4, a10);
+    a11 = tail_dot(x + In + t, w + In + t, In % 4, a11);
+  }
+  acc[0] = a00;
+  acc[1] = a01;
+  acc[Out] = a10;
+  acc[Out + 1] = a11;
+}
+
+/// acc = bias + sum_k x[k] w[k] for one channel (the channels left over by the blocked kernels).
+template <std::size_t In>
+[[gnu::always_inline]] inline std::int32_t dot_1x1(const std::int8_t* x, const std::int8_t* w,
+                                                   std::int32_t acc) noexcept {
+  constexpr std::size_t words = In / 4;
+  for (std::size_t k = 0; k < 4 * words; k += 4) {
+    const std::int32_t v = load_word(x + k);
+    const std::int32_t u = load_word(w + k);
+    acc = mac2(even_bytes(v), even_bytes(u), acc);
+    acc = mac2(odd_bytes(v), odd_bytes(u), acc);
+  }
+  if constexpr (In % 4 != 0) acc = tail_dot(x + 4 * words, w + 4 * words, In % 4, acc);
+  return acc;
+}
+
+/// One row: acc[j] = bias[j] + sum_k x[k] w[j In + k] for j < Out (w: Out x In, row-major).
+template <std::size_t In, std::size_t Out>
+inline void linear_row(const std::int8_t* x, const std::int8_t* w, const std::int32_t* bias,
+                       std::int32_t* acc) noexcept {
+  constexpr std::size_t blocked = Out / 4 * 4;
+  for (std::size_t j = 0; j < blocked; j += 4) dot_1x4<In>(x, w + j * In, bias + j, acc + j);
+  for (std::size_t j = blocked; j < Out; ++j) acc[j] = dot_1x1<In>(x, w + j * In, bias[j]);
+}
+
+/// Rows rows (x: Rows x In, acc: Rows x Out): pairs of rows by the 2 x 2 kernel, an odd last row
+/// by linear_row.
+template <std::size_t In, std::size_t Out>
+inline void linear_rows(const std::int8_t* x, std::size_t rows, const std::int8_t* w, const std::int32_t* bias,
+                        std::int32_t* acc) noexcept {
+  std::size_t i = 0;
+  for (; i + 2 <= rows; i += 2) {
+    const std::int8_t* xi = x + i * In;
+    std::int32_t* ai = acc + i * Out;
+    constexpr std::size_t blocked = Out / 2 * 2;
+    for (std::size_t j = 0; j < blocked; j += 2) dot_2x2<In, Out>(xi, w + j * In, bias + j, ai + j);
+    if constexpr (blocked < Out) {
+      ai[blocked] = dot_1x1<In>(xi, w + blocked * In, bias[blocked]);
+      ai[Out + blocked] = dot_1x1<In>(xi + In, w + blocked * In, bias[blocked]);
+    }
+  }
+  if (i < rows) linear_row<In, Out>(x + i * In, w, bias, acc + i * Out);
+}
+
+}  // namespace static_attention::detail::dsp
+
+#endif
+
 namespace static_attention {
 
 /// Per-tensor affine int8 quantization, as TFLM's: real = scale * (q - zero_point), q in
@@ -10294,24 +11246,20 @@ inline constexpr std::int32_t int8_max = 127;
 /// Symmetric weights use [-127, 127], as TFLM's (so that -w is representable).
 inline constexpr std::int32_t weight_max = 127;
 
-/// Round half away from zero (std::round's rule, TFLM's), |x| < 2^62, constexpr: the
-/// truncation and x - trunc(x) are exact in binary floating point.
-constexpr std::int64_t round_away(double x) noexcept {
-  const auto t = static_cast<std::int64_t>(x);
-  const double frac = x - static_cast<double>(t);
-  if (frac >= 0.5) return t + 1;
-  if (frac <= -0.5) return t - 1;
+/// Round half away from zero (std::round's rule, TFLM's), constexpr: the truncation to I and
+/// x - trunc(x) are exact in binary floating point for |x| below I's range.
+template <class I, class F>
+constexpr I round_half_away(F x) noexcept {
+  const auto t = static_cast<I>(x);
+  const F frac = x - static_cast<F>(t);
+  if (frac >= F{0.5}) return t + 1;
+  if (frac <= F{-0.5}) return t - 1;
   return t;
 }
-
-/// The same for float, |x| <= 2^30 (callers clamp first).
-constexpr std::int32_t round_away(float x) noexcept {
-  const auto t = static_cast<std::int32_t>(x);
-  const float frac = x - static_cast<float>(t);
-  if (frac >= 0.5f) return t + 1;
-  if (frac <= -0.5f) return t - 1;
-  return t;
-}
+/// For double, |x| < 2^62.
+constexpr std::int64_t round_away(double x) noexcept { return round_half_away<std::int64_t>(x); }
+/// For float, |x| <= 2^30 (callers clamp first).
+constexpr std::int32_t round_away(float x) noexcept { return round_half_away<std::int32_t>(x); }
 
 constexpr std::int32_t clamp_i32(std::int64_t v, std::int32_t lo, std::int32_t hi) noexcept {
   return static_cast<std::int32_t>(v < lo ? lo : (v > hi ? hi : v));
@@ -10363,9 +11311,27 @@ constexpr std::int64_t multiply_by_quantized_multiplier(std::int64_t acc, fixed_
   return (product + (std::int64_t{1} << (right - 1))) >> right;  // arithmetic shift (C++20)
 }
 
+/// multiply_by_quantized_multiplier(acc, m) for an int32 acc, saturated to [-2^30, 2^30]: the same
+/// value wherever the callers' own saturation (int8, int16, the softmax's exponent floor) lies
+/// within. In 32-bit arithmetic when the right shift is 32 or more (real multipliers below
+/// 2^-1): with p = acc * multiplier = hi 2^32 + lo (lo unsigned), floor((p + 2^(r-1)) / 2^r) is
+/// hi + (lo >> 31) for r = 32 and (hi + 2^(r-33)) >> (r - 32) above (a floor of a floor);
+/// |p| < 2^62, so |hi| < 2^30 and the sum fits.
+constexpr std::int32_t scale_saturated(std::int32_t acc, fixed_multiplier m) noexcept {
+  const std::int32_t right = 31 - m.shift;
+  const std::int64_t product = std::int64_t{acc} * m.multiplier;
+  if (right >= 32) {
+    const auto hi = static_cast<std::int32_t>(product >> 32);  // floor(p / 2^32)
+    if (right == 32) return hi + static_cast<std::int32_t>(static_cast<std::uint32_t>(product) >> 31);
+    return (hi + (std::int32_t{1} << (right - 33))) >> (right - 32);
+  }
+  return clamp_i32((product + (std::int64_t{1} << (right - 1))) >> right, -(1 << 30), 1 << 30);
+}
+
 /// acc requantized to int8: zero_point + acc * m, saturated to [-128, 127].
 constexpr std::int8_t requantize_int8(std::int32_t acc, fixed_multiplier m, std::int32_t zero_point) noexcept {
-  return static_cast<std::int8_t>(clamp_i32(multiply_by_quantized_multiplier(acc, m) + zero_point, int8_min, int8_max));
+  const std::int32_t v = scale_saturated(acc, m) + zero_point;  // |zero_point| <= 128
+  return static_cast<std::int8_t>(v < int8_min ? int8_min : (v > int8_max ? int8_max : v));
 }
 
 /// x as int8: round(x * inv_scale) + zero_point, saturated. The product is rounded on its own
@@ -10443,9 +11409,22 @@ struct quantized_linear {
   /// Per-channel int32 biases, input zero point folded in.
   matrix<std::int32_t, 1, Out> bias;
 
-  /// Accumulators for one row of input codes.
+  /// Accumulators for one row of input codes (acc: Out of them). With the DSP extension, at run
+  /// time, SMLAD kernels (quant/detail/dsp_kernels.hpp): the same bits.
   constexpr void accumulate(const std::int8_t* x, std::int32_t* acc) const noexcept {
+#if defined(__ARM_FEATURE_DSP)
+    if (!std::is_constant_evaluated()) return detail::dsp::linear_row<In, Out>(x, weight.elems, bias.elems, acc);
+#endif
     for (std::size_t j = 0; j < Out; ++j) acc[j] = bias.elems[j] + detail::dot_int<In>(x, weight.elems + j * In);
+  }
+
+  /// Accumulators for `rows` rows of input codes (x: rows x In, acc: rows x Out): accumulate row
+  /// by row, the same bits; with the DSP extension two rows share each weight load.
+  constexpr void accumulate_rows(const std::int8_t* x, std::size_t rows, std::int32_t* acc) const noexcept {
+#if defined(__ARM_FEATURE_DSP)
+    if (!std::is_constant_evaluated()) return detail::dsp::linear_rows<In, Out>(x, rows, weight.elems, bias.elems, acc);
+#endif
+    for (std::size_t i = 0; i < rows; ++i) accumulate(x + i * In, acc + i * Out);
   }
 
   friend constexpr bool operator==(const quantized_linear&, const quantized_linear&) = default;
@@ -10556,12 +11535,8 @@ constexpr std::uint32_t isqrt_u64(std::uint64_t v) noexcept {
   return static_cast<std::uint32_t>(result);
 }
 
-/// The number of significant bits of v (0 for 0).
-constexpr int bit_length(std::uint64_t v) noexcept {
-  int n = 0;
-  for (; v != 0; v >>= 1) ++n;
-  return n;
-}
+/// The number of significant bits of v (0 for 0): std::bit_width, a count of leading zeros.
+constexpr int bit_length(std::uint64_t v) noexcept { return static_cast<int>(std::bit_width(v)); }
 
 /// round(v / 2^right), halves up; right in [1, 62] and |v| < 2^62, so v + 2^(right - 1) fits.
 constexpr std::int64_t rounding_shift(std::int64_t v, int right) noexcept {
@@ -10622,7 +11597,9 @@ struct quantized_layer_norm {
     const std::int64_t offset_unit = std::int64_t{1} << (out_shift - offset_bits);
     for (std::size_t j = 0; j < D; ++j) {
       const std::int64_t t = detail::rounding_shift(std::int64_t{c[j]} * inverse, t_shift);  // |c inv| < 2^57
-      const std::int64_t acc = t * gain.elems[j] + std::int64_t{offset.elems[j]} * offset_unit;
+      // |t| <= 2^24 + 1: one 32 x 32 -> 64 product; offset_unit is a power of two.
+      const std::int64_t acc =
+          std::int64_t{static_cast<std::int32_t>(t)} * gain.elems[j] + std::int64_t{offset.elems[j]} * offset_unit;
       y[j] = static_cast<std::int8_t>(detail::clamp_i32(detail::rounding_shift(acc, out_shift) + output.zero_point,
                                                         detail::int8_min, detail::int8_max));
     }
@@ -10750,14 +11727,24 @@ constexpr std::int32_t exp2_q16(std::int32_t t) noexcept {
   if (t < exp2_min_input) return 0;
   const std::int32_t ip = t >> exp2_frac_bits;  // floor(t), in [-32, 0]
   const std::int64_t u = std::int64_t{t} - std::int64_t{ip} * (std::int64_t{1} << exp2_frac_bits);  // [0, 2^16)
-  constexpr std::int64_t half = std::int64_t{1} << (exp2_frac_bits - 1);
-  std::int64_t p = exp2_c4;
-  p = exp2_c3 + ((p * u + half) >> exp2_frac_bits);
-  p = exp2_c2 + ((p * u + half) >> exp2_frac_bits);
-  p = exp2_c1 + ((p * u + half) >> exp2_frac_bits);
-  p = exp2_c0 + ((p * u + half) >> exp2_frac_bits);  // 2^u in Q30, [2^30, 2^31)
-  const int right = 14 - ip;                         // Q30 -> Q16, times 2^ip
-  return static_cast<std::int32_t>((p + (std::int64_t{1} << (right - 1))) >> right);
+  constexpr std::uint64_t half = std::uint64_t{1} << (exp2_frac_bits - 1);
+  // Horner in Q30, unsigned (every term is >= 0): each p <= 2^31 and u < 2^16, one 32 x 32 -> 64
+  // multiply a step; the values are the signed 64-bit evaluation's.
+  const auto uu = static_cast<std::uint32_t>(u);
+  auto p = static_cast<std::uint32_t>(exp2_c4);
+  p = static_cast<std::uint32_t>(exp2_c3) +
+      static_cast<std::uint32_t>((std::uint64_t{p} * uu + half) >> exp2_frac_bits);
+  p = static_cast<std::uint32_t>(exp2_c2) +
+      static_cast<std::uint32_t>((std::uint64_t{p} * uu + half) >> exp2_frac_bits);
+  p = static_cast<std::uint32_t>(exp2_c1) +
+      static_cast<std::uint32_t>((std::uint64_t{p} * uu + half) >> exp2_frac_bits);
+  p = static_cast<std::uint32_t>(exp2_c0) +
+      static_cast<std::uint32_t>((std::uint64_t{p} * uu + half) >> exp2_frac_bits);  // 2^u in Q30, [2^30, 2^31]
+  const int right = 14 - ip;                                                         // Q30 -> Q16, times 2^ip
+  // p <= 2^31, so p + 2^(right - 1) < 2^32 for right <= 31; for right >= 32 the quotient of
+  // p + 2^(right - 1) <= 2^(right - 1) + 2^31 is 0 (and 1 only for p = 2^31 at right = 32).
+  if (right >= 32) return right == 32 && p == (std::uint32_t{1} << 31) ? 1 : 0;
+  return static_cast<std::int32_t>((p + (std::uint32_t{1} << (right - 1))) >> right);
 }
 
 /// Fraction bits of the probabilities: p = 32768 is 1.
@@ -10778,9 +11765,9 @@ constexpr void softmax_q15(const std::int32_t* scores, std::size_t count, fixed_
   std::uint32_t e[MaxCount]{};
   std::uint32_t sum = 0;
   for (std::size_t j = 0; j < count; ++j) {
-    std::int64_t t = multiply_by_quantized_multiplier(std::int64_t{scores[j]} - top, beta);  // <= 0
+    std::int32_t t = scale_saturated(scores[j] - top, beta);  // <= 0
     if (t < exp2_min_input) t = exp2_min_input - 1;
-    e[j] = static_cast<std::uint32_t>(exp2_q16(static_cast<std::int32_t>(t)));
+    e[j] = static_cast<std::uint32_t>(exp2_q16(t));
     sum += e[j];
   }
   for (std::size_t j = 0; j < count; ++j)
@@ -11016,7 +12003,7 @@ struct quantized_multi_head_attention {
         buffers.queries.elems, Rows, cache.keys.elems, cache.values.elems, first,
         {score_multiplier, context_multiplier, context.zero_point}, buffers.context.elems, buffers.scores.elems,
         buffers.probs.elems);
-    for (std::size_t i = 0; i < Rows; ++i) W_out.accumulate(buffers.context.elems + i * d_out, out + i * d_out);
+    W_out.accumulate_rows(buffers.context.elems, Rows, out);
   }
 
   /// Output accumulators to float.
@@ -11033,15 +12020,18 @@ struct quantized_multi_head_attention {
                                    const quantized_multi_head_attention&) = default;
 
  private:
-  // Rows of input codes to centred codes (code - zero point, in [-255, 255]) of one projection.
+  // Rows of input codes to centred codes (code - zero point, in [-255, 255]) of one projection,
+  // two rows at a time (accumulate_rows: each weight read once for both).
   template <std::size_t Rows>
   static constexpr void project(const quantized_linear<d_in, d_out>& w, const requantizer<d_out>& r,
                                 const std::int8_t* x, std::int16_t* out) noexcept {
-    std::int32_t acc[d_out]{};
-    for (std::size_t i = 0; i < Rows; ++i) {
-      w.accumulate(x + i * d_in, acc);
-      for (std::size_t j = 0; j < d_out; ++j)
-        out[i * d_out + j] = static_cast<std::int16_t>(std::int32_t{r(acc[j], j)} - r.zero_point);
+    constexpr std::size_t pair = Rows >= 2 ? 2 : 1;
+    std::int32_t acc[pair * d_out]{};
+    for (std::size_t i = 0; i < Rows; i += pair) {
+      const std::size_t rows = Rows - i < pair ? Rows - i : pair;
+      w.accumulate_rows(x + i * d_in, rows, acc);
+      for (std::size_t k = 0; k < rows * d_out; ++k)
+        out[i * d_out + k] = static_cast<std::int16_t>(std::int32_t{r(acc[k], k % d_out)} - r.zero_point);
     }
   }
 };
@@ -11173,12 +12163,14 @@ inline constexpr std::int32_t residual_max = 32767;
 
 /// acc times a fixed multiplier as an int16 residual code, saturated to +-32767.
 constexpr std::int32_t requantize_residual(std::int32_t acc, fixed_multiplier m) noexcept {
-  return clamp_i32(multiply_by_quantized_multiplier(acc, m), -residual_max, residual_max);
+  const std::int32_t v = scale_saturated(acc, m);
+  return v < -residual_max ? -residual_max : (v > residual_max ? residual_max : v);
 }
 
 /// a + b saturated to +-32767 (|a|, |b| <= 32767: the int32 sum cannot overflow).
 constexpr std::int16_t add_residual(std::int32_t a, std::int32_t b) noexcept {
-  return static_cast<std::int16_t>(clamp_i32(std::int64_t{a} + b, -residual_max, residual_max));
+  const std::int32_t sum = a + b;
+  return static_cast<std::int16_t>(sum < -residual_max ? -residual_max : (sum > residual_max ? residual_max : sum));
 }
 }  // namespace detail
 
@@ -11451,12 +12443,7 @@ struct quantized_gpt {
   template <token_id I, std::size_t Capacity>
   constexpr result<void> admit(std::string_view call, const I* ids, std::size_t count,
                                const quantized_gpt_workspace<Cfg, Capacity>& workspace) const noexcept {
-    if (const std::size_t bad = detail::first_bad_id<Cfg.vocab_size>(ids, count); bad < count)
-      return detail::bad_id_error<Cfg.vocab_size>(ids, bad);
-    if (workspace.length() + count > Capacity)
-      return make_error(errc::capacity_exceeded, call, ": ", count, " tokens after the ", workspace.length(),
-                        " held exceed the workspace's capacity of ", Capacity, "; clear() it or use a larger one");
-    return {};
+    return detail::admit_ids<Cfg.vocab_size, Capacity>(call, ids, count, workspace.length());
   }
 
   /// out_head on final-norm codes, integer-only: N x emb_dim codes -> N x vocab_size int32
@@ -11813,8 +12800,7 @@ constexpr result<std::array<I, N + MaxNew>> generate(const quantized_gpt<Cfg>& m
   constexpr std::size_t ctx = Cfg.context_length;
   constexpr std::size_t longest = N + MaxNew - 1;
   detail::check_workspace_capacity<Capacity, MaxNew == 0 ? 0 : (longest < ctx ? longest : ctx)>();
-  if (const std::size_t bad = detail::first_bad_id<Cfg.vocab_size>(prompt.data(), N); bad < N)
-    return detail::bad_id_error<Cfg.vocab_size>(prompt.data(), bad);
+  if (auto known = detail::ids_in_vocabulary<Cfg.vocab_size>(prompt.data(), N); !known) return known.error();
   return {detail::result_fill, detail::quantized_greedy_into<MaxNew, Cfg, I, N, Capacity>{&model, &prompt, &workspace}};
 }
 
@@ -13503,24 +14489,22 @@ constexpr mid_rad to_mid_rad(const interval<double>& v) noexcept {
 
 /// x W + b (bias may be null): N x I -> N x O, W and b constants of T.
 template <class T, class P, std::size_t N, std::size_t I, std::size_t O>
-constexpr dbox<N, O> ibp_affine(const dbox<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* bias) noexcept {
+constexpr dbox<N, O> step_affine(const dbox<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* bias) noexcept {
   dbox<N, O> y;
   for (std::size_t i = 0; i < N; ++i)
     for (std::size_t j = 0; j < O; ++j) {
       double lo = bias != nullptr ? static_cast<double>(bias->elems[j]) : 0.0;
       double hi = lo;
       double s = mag(lo);
+      // Few statements a term: Clang's constant evaluator charges each, and the tiny GPT's
+      // certificate in static_assert runs about 10^5 of these terms.
       for (std::size_t k = 0; k < I; ++k) {
         const double wk = static_cast<double>(w.elems[k * O + j]);
         const interval<double>& v = x.elems[i * I + k];
-        if (wk >= 0) {
-          lo += wk * v.lo;
-          hi += wk * v.hi;
-        } else {
-          lo += wk * v.hi;
-          hi += wk * v.lo;
-        }
-        s += mag(wk) * mag(v);
+        const bool positive = wk >= 0;
+        lo += wk * (positive ? v.lo : v.hi);
+        hi += wk * (positive ? v.hi : v.lo);
+        s += (positive ? wk : -wk) * (-v.lo > v.hi ? -v.lo : v.hi);  // |wk| |v| (lo <= hi)
       }
       widen<P>(lo, hi, dot_slack<T>(I + 1, s));
       y.elems[i * O + j] = {lo, hi};
@@ -13560,7 +14544,7 @@ constexpr mid_rad_box<R, C> to_mid_rad(const dbox<R, C>& x) noexcept {
 
 /// Columns [offset, offset + Count) of x.
 template <std::size_t Count, std::size_t N, std::size_t C>
-constexpr dbox<N, Count> ibp_slice(const dbox<N, C>& x, std::size_t offset) noexcept {
+constexpr dbox<N, Count> step_slice(const dbox<N, C>& x, std::size_t offset) noexcept {
   dbox<N, Count> y;
   for (std::size_t i = 0; i < N; ++i)
     for (std::size_t j = 0; j < Count; ++j) y.elems[i * Count + j] = x.elems[i * C + offset + j];
@@ -13568,7 +14552,7 @@ constexpr dbox<N, Count> ibp_slice(const dbox<N, C>& x, std::size_t offset) noex
 }
 /// Writes block into columns [offset, offset + Count) of x.
 template <std::size_t Count, std::size_t N, std::size_t C>
-constexpr void ibp_assign(dbox<N, C>& x, const dbox<N, Count>& block, std::size_t offset) noexcept {
+constexpr void step_assign(dbox<N, C>& x, const dbox<N, Count>& block, std::size_t offset) noexcept {
   for (std::size_t i = 0; i < N; ++i)
     for (std::size_t j = 0; j < Count; ++j) x.elems[i * C + offset + j] = block.elems[i * Count + j];
 }
@@ -13583,7 +14567,7 @@ constexpr std::size_t row_length(std::size_t i, std::size_t n) noexcept {
 /// q k^T / sqrt(d_k), only j <= i when Causal (the masked scores are never computed; they stay
 /// [0, 0] and the softmax skips them).
 template <class T, class P, bool Causal, std::size_t N, std::size_t Dk>
-constexpr dbox<N, N> ibp_scores(const dbox<N, Dk>& q, const dbox<N, Dk>& k) noexcept {
+constexpr dbox<N, N> step_scores(const dbox<N, Dk>& q, const dbox<N, Dk>& k) noexcept {
   const auto qm = to_mid_rad(q);
   const auto km = to_mid_rad(k);
   const double scale = static_cast<double>(static_attention::detail::sqrt_dk<T, Dk>());
@@ -13632,7 +14616,7 @@ constexpr void ibp_softmax_row(const interval<double>* s, interval<double>* y, s
 /// The softmax of every row (only the first i + 1 scores of row i when Causal; the rest are
 /// exactly 0).
 template <class T, class P, bool Causal, std::size_t R, std::size_t C>
-constexpr dbox<R, C> ibp_softmax(const dbox<R, C>& s) noexcept {
+constexpr dbox<R, C> step_softmax(const dbox<R, C>& s) noexcept {
   dbox<R, C> y;
   for (std::size_t i = 0; i < R; ++i)
     ibp_softmax_row<T, P>(s.elems + i * C, y.elems + i * C, row_length<Causal, P>(i, C));
@@ -13641,7 +14625,7 @@ constexpr dbox<R, C> ibp_softmax(const dbox<R, C>& s) noexcept {
 
 /// weights . values, row i summing only j <= i when Causal (the masked keys are skipped).
 template <class T, class P, bool Causal, std::size_t N, std::size_t Dv>
-constexpr dbox<N, Dv> ibp_weighted_values(const dbox<N, N>& w, const dbox<N, Dv>& v) noexcept {
+constexpr dbox<N, Dv> step_weighted_values(const dbox<N, N>& w, const dbox<N, Dv>& v) noexcept {
   const auto wm = to_mid_rad(w);
   const auto vm = to_mid_rad(v);
   dbox<N, Dv> y;
@@ -13653,7 +14637,7 @@ constexpr dbox<N, Dv> ibp_weighted_values(const dbox<N, N>& w, const dbox<N, Dv>
 
 /// a + b, element-wise (the residual sum).
 template <class T, class P, std::size_t R, std::size_t C>
-constexpr dbox<R, C> ibp_add(const dbox<R, C>& a, const dbox<R, C>& b) noexcept {
+constexpr dbox<R, C> step_add(const dbox<R, C>& a, const dbox<R, C>& b) noexcept {
   dbox<R, C> y;
   for (std::size_t k = 0; k < R * C; ++k) {
     double lo = a.elems[k].lo + b.elems[k].lo;
@@ -13731,7 +14715,7 @@ constexpr interval<double> ibp_stddev(const interval<double>* x, const interval<
 
 /// LayerNorm of each row: scale * (x - mean) / sqrt(var + eps) + shift.
 template <class T, class P, std::size_t N, std::size_t D>
-constexpr dbox<N, D> ibp_layer_norm(const dbox<N, D>& x, const layer_norm<T, D>& ln) noexcept {
+constexpr dbox<N, D> step_norm(const dbox<N, D>& x, const layer_norm<T, D>& ln) noexcept {
   dbox<N, D> y;
   for (std::size_t i = 0; i < N; ++i) {
     interval<double> d[D]{};
@@ -13799,7 +14783,7 @@ constexpr interval<double> ibp_gelu(const interval<double>& v) noexcept {
 
 /// GELU of every interval.
 template <class T, class P, std::size_t R, std::size_t C>
-constexpr dbox<R, C> ibp_gelu(const dbox<R, C>& x) noexcept {
+constexpr dbox<R, C> step_gelu(const dbox<R, C>& x) noexcept {
   dbox<R, C> y;
   for (std::size_t k = 0; k < R * C; ++k) y.elems[k] = ibp_gelu<T, P>(x.elems[k]);
   return y;
@@ -13880,8 +14864,8 @@ constexpr dbox<R, C> z_concretize(const zmat<R, C, K>& z) noexcept {
 
 /// x W + b for constant W and b (bias may be null).
 template <class T, class P, std::size_t N, std::size_t I, std::size_t O, std::size_t K>
-constexpr zmat<N, O, K> z_affine(const zmat<N, I, K>& x, const matrix<T, I, O>& w,
-                                 const matrix<T, 1, O>* bias) noexcept {
+constexpr zmat<N, O, K> step_affine(const zmat<N, I, K>& x, const matrix<T, I, O>& w,
+                                    const matrix<T, 1, O>* bias) noexcept {
   zmat<N, O, K> y;
   double rad[N * I]{};
   for (std::size_t k = 0; k < N * I; ++k) rad[k] = z_radius(x, k);
@@ -13928,34 +14912,35 @@ constexpr void z_dot(const zmat<Ra, Ca, K>& a, std::size_t a0, std::size_t sa, c
   e = P::round_inward ? e : up(e + dot_slack<T>(n + 2, 2 * s));
 }
 
-/// Columns [offset, offset + Count).
-template <std::size_t Count, std::size_t N, std::size_t C, std::size_t K>
-constexpr zmat<N, Count, K> z_slice(const zmat<N, C, K>& x, std::size_t offset) noexcept {
-  zmat<N, Count, K> y;
+// Row i's Count entries go from src column from_col + j (src has SrcC columns) to dst column
+// to_col + j (dst has DstC columns): centre, error and every generator.
+template <std::size_t Count, std::size_t N, std::size_t SrcC, std::size_t DstC, std::size_t K>
+constexpr void z_copy_columns(const zmat<N, SrcC, K>& src, std::size_t from_col, zmat<N, DstC, K>& dst,
+                              std::size_t to_col) noexcept {
   for (std::size_t i = 0; i < N; ++i)
     for (std::size_t j = 0; j < Count; ++j) {
-      const std::size_t to = i * Count + j, from = i * C + offset + j;
-      y.c[to] = x.c[from];
-      y.e[to] = x.e[from];
-      for (std::size_t t = 0; t < K; ++t) y.g[to * K + t] = x.g[from * K + t];
+      const std::size_t from = i * SrcC + from_col + j, to = i * DstC + to_col + j;
+      dst.c[to] = src.c[from];
+      dst.e[to] = src.e[from];
+      for (std::size_t t = 0; t < K; ++t) dst.g[to * K + t] = src.g[from * K + t];
     }
+}
+/// Columns [offset, offset + Count).
+template <std::size_t Count, std::size_t N, std::size_t C, std::size_t K>
+constexpr zmat<N, Count, K> step_slice(const zmat<N, C, K>& x, std::size_t offset) noexcept {
+  zmat<N, Count, K> y;
+  z_copy_columns<Count>(x, offset, y, 0);
   return y;
 }
 /// Writes block into columns [offset, offset + Count).
 template <std::size_t Count, std::size_t N, std::size_t C, std::size_t K>
-constexpr void z_assign(zmat<N, C, K>& x, const zmat<N, Count, K>& block, std::size_t offset) noexcept {
-  for (std::size_t i = 0; i < N; ++i)
-    for (std::size_t j = 0; j < Count; ++j) {
-      const std::size_t from = i * Count + j, to = i * C + offset + j;
-      x.c[to] = block.c[from];
-      x.e[to] = block.e[from];
-      for (std::size_t t = 0; t < K; ++t) x.g[to * K + t] = block.g[from * K + t];
-    }
+constexpr void step_assign(zmat<N, C, K>& x, const zmat<N, Count, K>& block, std::size_t offset) noexcept {
+  z_copy_columns<Count>(block, 0, x, offset);
 }
 
 /// q k^T / sqrt(d_k), only j <= i when Causal.
 template <class T, class P, bool Causal, std::size_t N, std::size_t Dk, std::size_t K>
-constexpr zmat<N, N, K> z_scores(const zmat<N, Dk, K>& q, const zmat<N, Dk, K>& k) noexcept {
+constexpr zmat<N, N, K> step_scores(const zmat<N, Dk, K>& q, const zmat<N, Dk, K>& k) noexcept {
   const double scale = static_cast<double>(static_attention::detail::sqrt_dk<T, Dk>());
   zmat<N, N, K> s;
   for (std::size_t i = 0; i < N; ++i)
@@ -13974,7 +14959,7 @@ constexpr zmat<N, N, K> z_scores(const zmat<N, Dk, K>& q, const zmat<N, Dk, K>& 
 
 /// weights . values, row i summing only j <= i when Causal (masked keys skipped).
 template <class T, class P, bool Causal, std::size_t N, std::size_t Dv, std::size_t K>
-constexpr zmat<N, Dv, K> z_weighted_values(const zmat<N, N, K>& w, const zmat<N, Dv, K>& v) noexcept {
+constexpr zmat<N, Dv, K> step_weighted_values(const zmat<N, N, K>& w, const zmat<N, Dv, K>& v) noexcept {
   zmat<N, Dv, K> y;
   for (std::size_t i = 0; i < N; ++i)
     for (std::size_t col = 0; col < Dv; ++col) {
@@ -14005,7 +14990,7 @@ constexpr void z_share_errors(zmat<R, C, K>& x) noexcept {
 
 /// a + b.
 template <class T, class P, std::size_t R, std::size_t C, std::size_t K>
-constexpr zmat<R, C, K> z_add(const zmat<R, C, K>& a, const zmat<R, C, K>& b) noexcept {
+constexpr zmat<R, C, K> step_add(const zmat<R, C, K>& a, const zmat<R, C, K>& b) noexcept {
   zmat<R, C, K> y;
   for (std::size_t k = 0; k < R * C; ++k) {
     y.c[k] = a.c[k] + b.c[k];
@@ -14089,7 +15074,7 @@ constexpr void z_softmax_row(const zmat<N, N, K>& s, zmat<N, N, K>& y, std::size
 
 /// Softmax of every row (the first i + 1 scores of row i when Causal).
 template <class T, class P, bool Causal, std::size_t N, std::size_t K>
-constexpr zmat<N, N, K> z_softmax(const zmat<N, N, K>& s) noexcept {
+constexpr zmat<N, N, K> step_softmax(const zmat<N, N, K>& s) noexcept {
   zmat<N, N, K> y;
   for (std::size_t i = 0; i < N; ++i) z_softmax_row<T, P>(s, y, i * N, row_length<Causal, P>(i, N));
   return y;
@@ -14169,7 +15154,8 @@ constexpr interval<double> z_centred_row(const zmat<N, D, K>& x, std::size_t i, 
   return {down(static_attention::sqrt(down(lo + eps))), up(static_attention::sqrt(up(hi + eps)))};
 }
 
-/// LayerNorm of one row (row i), by the mean-value form.
+/// LayerNorm of one row (row i), by the mean-value form. Under a fixed-variance policy (a planted
+/// fault), the affine map of the centre's standard deviation, as if the variance did not move.
 template <class T, class P, std::size_t N, std::size_t D, std::size_t K>
 constexpr void z_layer_norm_row(const zmat<N, D, K>& x, zmat<N, D, K>& y, std::size_t i,
                                 const layer_norm<T, D>& ln) noexcept {
@@ -14206,6 +15192,10 @@ constexpr void z_layer_norm_row(const zmat<N, D, K>& x, zmat<N, D, K>& y, std::s
       const interval<double> inner{down(delta - nn.hi / nd), up(delta - nn.lo / nd)};
       rem += distance(imul(a, inner), jrow[k]) * rad[k];
     }
+    if constexpr (P::layer_norm_fixed_variance) {  // planted: the affine map of the centre's sd
+      for (std::size_t k = 0; k < D; ++k) jrow[k] = scale / sd_mid * ((j == k ? 1.0 : 0.0) - 1 / nd);
+      rem = 0;
+    }
     // The centre's value, enclosed, and its distance from the midpoint used.
     const interval<double> nc{down(dc[j].lo / (dc[j].lo >= 0 ? sdc.hi : sdc.lo)),
                               up(dc[j].hi / (dc[j].hi >= 0 ? sdc.lo : sdc.hi))};
@@ -14219,7 +15209,7 @@ constexpr void z_layer_norm_row(const zmat<N, D, K>& x, zmat<N, D, K>& y, std::s
 
 /// LayerNorm of every row.
 template <class T, class P, std::size_t N, std::size_t D, std::size_t K>
-constexpr zmat<N, D, K> z_layer_norm(const zmat<N, D, K>& x, const layer_norm<T, D>& ln) noexcept {
+constexpr zmat<N, D, K> step_norm(const zmat<N, D, K>& x, const layer_norm<T, D>& ln) noexcept {
   zmat<N, D, K> y;
   for (std::size_t i = 0; i < N; ++i) z_layer_norm_row<T, P>(x, y, i, ln);
   return y;
@@ -14241,7 +15231,7 @@ constexpr interval<double> gelu_slope(const interval<double>& v) noexcept {
 
 /// GELU of every element, by the mean-value form.
 template <class T, class P, std::size_t R, std::size_t C, std::size_t K>
-constexpr zmat<R, C, K> z_gelu(const zmat<R, C, K>& x) noexcept {
+constexpr zmat<R, C, K> step_gelu(const zmat<R, C, K>& x) noexcept {
   zmat<R, C, K> y;
   for (std::size_t k = 0; k < R * C; ++k) {
     const double c = x.c[k], r = z_radius(x, k);
@@ -14269,9 +15259,9 @@ namespace static_attention::verify {
 using detail::sound_policy;
 
 namespace detail {
-/// The interval domain's steps, under policy P.
-template <class P>
-struct ibp_steps {
+/// What the two domains do differently: their values (mat), how a box enters (from_box) and
+/// leaves (concretize), and the fresh symbols of the residual sums (share_errors).
+struct ibp_values {
   template <std::size_t R, std::size_t C>
   using mat = dbox<R, C>;
   template <std::size_t R, std::size_t C>
@@ -14282,49 +15272,11 @@ struct ibp_steps {
   static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept {
     return x;
   }
-  template <class T, std::size_t N, std::size_t I, std::size_t O>
-  static constexpr mat<N, O> affine(const mat<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* b) noexcept {
-    return ibp_affine<T, P>(x, w, b);
-  }
-  template <class T, bool Causal, std::size_t N, std::size_t Dk>
-  static constexpr mat<N, N> scores(const mat<N, Dk>& q, const mat<N, Dk>& k) noexcept {
-    return ibp_scores<T, P, Causal>(q, k);
-  }
-  template <class T, bool Causal, std::size_t N>
-  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept {
-    return ibp_softmax<T, P, Causal>(s);
-  }
-  template <class T, bool Causal, std::size_t N, std::size_t Dv>
-  static constexpr mat<N, Dv> weighted_values(const mat<N, N>& w, const mat<N, Dv>& v) noexcept {
-    return ibp_weighted_values<T, P, Causal>(w, v);
-  }
-  template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept {
-    return ibp_add<T, P>(a, b);
-  }
-  template <class T, std::size_t N, std::size_t D>
-  static constexpr mat<N, D> norm(const mat<N, D>& x, const layer_norm<T, D>& ln) noexcept {
-    return ibp_layer_norm<T, P>(x, ln);
-  }
-  template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept {
-    return ibp_gelu<T, P>(x);
-  }
-  template <std::size_t Count, std::size_t N, std::size_t C>
-  static constexpr mat<N, Count> slice(const mat<N, C>& x, std::size_t offset) noexcept {
-    return ibp_slice<Count>(x, offset);
-  }
-  template <std::size_t Count, std::size_t N, std::size_t C>
-  static constexpr void assign(mat<N, C>& x, const mat<N, Count>& block, std::size_t offset) noexcept {
-    ibp_assign<Count>(x, block, offset);
-  }
   template <std::size_t R, std::size_t C>
   static constexpr void share_errors(mat<R, C>&) noexcept {}
 };
-
-/// The zonotope domain's steps, K noise symbols, under policy P.
 template <std::size_t K, class P>
-struct zonotope_steps {
+struct zonotope_values {
   template <std::size_t R, std::size_t C>
   using mat = zmat<R, C, K>;
   template <std::size_t R, std::size_t C>
@@ -14335,47 +15287,63 @@ struct zonotope_steps {
   static constexpr dbox<R, C> concretize(const mat<R, C>& x) noexcept {
     return z_concretize<P>(x);
   }
-  template <class T, std::size_t N, std::size_t I, std::size_t O>
-  static constexpr mat<N, O> affine(const mat<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* b) noexcept {
-    return z_affine<T, P>(x, w, b);
-  }
-  template <class T, bool Causal, std::size_t N, std::size_t Dk>
-  static constexpr mat<N, N> scores(const mat<N, Dk>& q, const mat<N, Dk>& k) noexcept {
-    return z_scores<T, P, Causal>(q, k);
-  }
-  template <class T, bool Causal, std::size_t N>
-  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept {
-    return z_softmax<T, P, Causal>(s);
-  }
-  template <class T, bool Causal, std::size_t N, std::size_t Dv>
-  static constexpr mat<N, Dv> weighted_values(const mat<N, N>& w, const mat<N, Dv>& v) noexcept {
-    return z_weighted_values<T, P, Causal>(w, v);
-  }
-  template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept {
-    return z_add<T, P>(a, b);
-  }
-  template <class T, std::size_t N, std::size_t D>
-  static constexpr mat<N, D> norm(const mat<N, D>& x, const layer_norm<T, D>& ln) noexcept {
-    return z_layer_norm<T, P>(x, ln);
-  }
-  template <class T, std::size_t R, std::size_t C>
-  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept {
-    return z_gelu<T, P>(x);
-  }
-  template <std::size_t Count, std::size_t N, std::size_t C>
-  static constexpr mat<N, Count> slice(const mat<N, C>& x, std::size_t offset) noexcept {
-    return z_slice<Count>(x, offset);
-  }
-  template <std::size_t Count, std::size_t N, std::size_t C>
-  static constexpr void assign(mat<N, C>& x, const mat<N, Count>& block, std::size_t offset) noexcept {
-    z_assign<Count>(x, block, offset);
-  }
   template <std::size_t R, std::size_t C>
   static constexpr void share_errors(mat<R, C>& x) noexcept {
     z_share_errors(x);
   }
 };
+
+/// A domain's steps under policy P: Values' own, and the transfer functions, each found by
+/// overloading on the value type (ibp_ops.hpp and ibp_nonlinear.hpp for dbox,
+/// zonotope_ops.hpp and zonotope_nonlinear.hpp for zmat).
+template <class Values, class P>
+struct domain_steps : Values {
+  template <std::size_t R, std::size_t C>
+  using mat = typename Values::template mat<R, C>;
+  template <class T, std::size_t N, std::size_t I, std::size_t O>
+  static constexpr mat<N, O> affine(const mat<N, I>& x, const matrix<T, I, O>& w, const matrix<T, 1, O>* b) noexcept {
+    return step_affine<T, P>(x, w, b);
+  }
+  template <class T, bool Causal, std::size_t N, std::size_t Dk>
+  static constexpr mat<N, N> scores(const mat<N, Dk>& q, const mat<N, Dk>& k) noexcept {
+    return step_scores<T, P, Causal>(q, k);
+  }
+  template <class T, bool Causal, std::size_t N>
+  static constexpr mat<N, N> softmax(const mat<N, N>& s) noexcept {
+    return step_softmax<T, P, Causal>(s);
+  }
+  template <class T, bool Causal, std::size_t N, std::size_t Dv>
+  static constexpr mat<N, Dv> weighted_values(const mat<N, N>& w, const mat<N, Dv>& v) noexcept {
+    return step_weighted_values<T, P, Causal>(w, v);
+  }
+  template <class T, std::size_t R, std::size_t C>
+  static constexpr mat<R, C> add(const mat<R, C>& a, const mat<R, C>& b) noexcept {
+    return step_add<T, P>(a, b);
+  }
+  template <class T, std::size_t N, std::size_t D>
+  static constexpr mat<N, D> norm(const mat<N, D>& x, const layer_norm<T, D>& ln) noexcept {
+    return step_norm<T, P>(x, ln);
+  }
+  template <class T, std::size_t R, std::size_t C>
+  static constexpr mat<R, C> gelu(const mat<R, C>& x) noexcept {
+    return step_gelu<T, P>(x);
+  }
+  template <std::size_t Count, std::size_t N, std::size_t C>
+  static constexpr mat<N, Count> slice(const mat<N, C>& x, std::size_t offset) noexcept {
+    return step_slice<Count>(x, offset);
+  }
+  template <std::size_t Count, std::size_t N, std::size_t C>
+  static constexpr void assign(mat<N, C>& x, const mat<N, Count>& block, std::size_t offset) noexcept {
+    step_assign<Count>(x, block, offset);
+  }
+};
+
+/// The interval domain's steps, under policy P.
+template <class P>
+using ibp_steps = domain_steps<ibp_values, P>;
+/// The zonotope domain's steps, K noise symbols, under policy P.
+template <std::size_t K, class P>
+using zonotope_steps = domain_steps<zonotope_values<K, P>, P>;
 }  // namespace detail
 
 /// Interval bound propagation (IBP) under policy P: the baseline domain.
@@ -14460,6 +15428,33 @@ constexpr box<T, R, C> narrow_box(const dbox<R, C>& d) noexcept {
 template <class D, std::size_t R, std::size_t C>
 using steps_for = typename D::template steps<R * C>;
 
+/// The widest row a module's steps hold: its features in and out, and a feed-forward's hidden
+/// layer (its own, or its block's).
+template <class M>
+constexpr std::size_t widest_features() noexcept {
+  std::size_t w = M::in_features > M::out_features ? M::in_features : M::out_features;
+  if constexpr (requires(const M& m) { m.expand; })
+    w = w > std::remove_cvref_t<decltype(std::declval<const M&>().expand)>::out_features
+            ? w
+            : std::remove_cvref_t<decltype(std::declval<const M&>().expand)>::out_features;
+  if constexpr (requires(const M& m) { m.ff.expand; })
+    w = w > std::remove_cvref_t<decltype(std::declval<const M&>().ff.expand)>::out_features
+            ? w
+            : std::remove_cvref_t<decltype(std::declval<const M&>().ff.expand)>::out_features;
+  return w;
+}
+
+/// The stack a bound over N rows holds at once, from above: six of the domain's N x W matrices
+/// (W the widest row) and four N x N ones (the scores). Measured on transformer_block (GCC 12,
+/// -O0 and -O2, intervals and zonotopes): 4.3 to 5.0 of the N x W matrices.
+template <class S, std::size_t N, std::size_t W>
+inline constexpr std::size_t bound_stack_bytes = 6 * sizeof(typename S::template mat<N, W>) +
+                                                 4 * sizeof(typename S::template mat<N, N>);
+
+/// check_stack's advice for a bound too large for the stack: fewer noise symbols (or intervals),
+/// fewer rows, or a larger STATIC_ATTENTION_STACK_LIMIT and a thread with that much stack.
+struct instead_fewer_symbols_or_rows_or_a_larger_stack_limit {};
+
 /// The input embeddings of ids, as gpt_model computes them: tok_emb(ids) + pos_emb(arange(N)).
 template <class T, gpt_config Cfg, token_id I, std::size_t N>
 constexpr matrix<T, N, Cfg.emb_dim> input_embeddings(const gpt_model<T, Cfg>& model,
@@ -14481,10 +15476,13 @@ constexpr auto gpt_hidden(const gpt_model<T, Cfg>& model, const std::array<I, N>
 /// module's output shape; domain D: relational (zonotope, the default) or ibp. Sound for the
 /// T values the module's forward pass computes, constexpr and at run time. Takes linear_layer,
 /// layer_norm, feed_forward, self_attention, causal_attention, multi_head_attention and
-/// transformer_block.
+/// transformer_block. A bound whose intermediates would exceed stack_limit (1 MiB by default)
+/// is a compile error naming the bytes, as the forward passes' are.
 template <domain D = relational, class Module, class T, std::size_t N, std::size_t C>
 constexpr auto bound(const Module& module, const box<T, N, C>& set) noexcept {
   using S = detail::steps_for<D, N, C>;
+  static_attention::detail::check_stack<detail::bound_stack_bytes<S, N, detail::widest_features<Module>()>,
+                                        detail::instead_fewer_symbols_or_rows_or_a_larger_stack_limit>();
   const auto y = S::concretize(detail::run<S>(module, S::from_box(detail::widen_box(set))));
   return detail::narrow_box<T>(y);
 }
@@ -14494,6 +15492,9 @@ constexpr auto bound(const Module& module, const box<T, N, C>& set) noexcept {
 template <domain D = relational, class T, gpt_config Cfg, token_id I, std::size_t N>
 constexpr box<T, N, Cfg.vocab_size> bound(const gpt_model<T, Cfg>& model, const std::array<I, N>& ids, T eps) noexcept {
   using S = detail::steps_for<D, N, Cfg.emb_dim>;
+  constexpr std::size_t widest = Cfg.vocab_size > 4 * Cfg.emb_dim ? Cfg.vocab_size : 4 * Cfg.emb_dim;
+  static_attention::detail::check_stack<detail::bound_stack_bytes<S, N, widest>,
+                                        detail::instead_fewer_symbols_or_rows_or_a_larger_stack_limit>();
   const auto h = S::template norm<T>(detail::gpt_hidden<S>(model, ids, eps), model.final_norm);
   return detail::narrow_box<T>(S::concretize(
       S::template affine<T>(h, model.out_head, static_cast<const matrix<T, 1, Cfg.vocab_size>*>(nullptr))));
@@ -14775,6 +15776,8 @@ template <class D, class P, class T, gpt_config Cfg, token_id I, std::size_t N>
 constexpr bool certify_with(const gpt_model<T, Cfg>& model, const std::array<I, N>& ids, T eps,
                             std::size_t best) noexcept {
   using S = steps_for<D, N, Cfg.emb_dim>;
+  static_attention::detail::check_stack<bound_stack_bytes<S, N, 4 * Cfg.emb_dim>,
+                                        instead_fewer_symbols_or_rows_or_a_larger_stack_limit>();
   const auto h = S::template norm<T>(last_row(gpt_hidden<S>(model, ids, eps)), model.final_norm);
   for (std::size_t j = 0; j < Cfg.vocab_size; ++j)
     if (j != best && !(margin_lower<T, P>(h, model.out_head, best, j) > 0)) return false;
@@ -14824,7 +15827,8 @@ constexpr T certified_radius(const gpt_model<T, Cfg>& model, const std::array<I,
 // (verify/ does not include quant/): any type with int8 linears W_query, W_key, W_value and
 // W_out (members weight, Out x In int8 codes, and bias, int32), a head_dim and a max_tokens,
 // as quantized_multi_head_attention has. Worst cases from the types alone: int8 codes in
-// [-128, 127], centred codes in [-255, 255], probabilities in [0, 65535] (uint16).
+// [-128, 127], centred codes in [-255, 255], probabilities in [0, 65535] (uint16). For a
+// quantized GPT, also the int16 residual stream: no add reaches its rails, for any ids.
 
 namespace static_attention::verify {
 
@@ -14838,22 +15842,35 @@ concept int8_linear = requires(const L& l) {
   { l.bias.elems[0] } -> std::convertible_to<std::int32_t>;
 };
 
-/// True if bias_j + sum_k w_jk x_k fits int32 for every int8 row x and channel j: the largest
-/// and the smallest sums (x_k = 127 or -128 by the sign of w_jk), in int64.
+/// The smallest and largest bias_j + sum_k w_jk x_k over every int8 row x (x_k = 127 or -128 by
+/// the sign of w_jk), in int64; `partial_fits`: every partial sum of the products fits int32 too
+/// (dot_int sums in int32, in chunks, then adds the bias).
+struct accumulator_range {
+  std::int64_t lo = 0, hi = 0;
+  bool partial_fits = true;
+};
+template <int8_linear L>
+constexpr accumulator_range channel_range(const L& l, std::size_t j) noexcept {
+  constexpr std::size_t out = sizeof(l.bias.elems) / sizeof(l.bias.elems[0]);
+  constexpr std::size_t in = sizeof(l.weight.elems) / sizeof(l.weight.elems[0]) / out;
+  accumulator_range r{l.bias.elems[j], l.bias.elems[j], true};
+  for (std::size_t k = 0; k < in; ++k) {
+    const std::int64_t w = l.weight.elems[j * in + k];
+    r.hi += w >= 0 ? 127 * w : -128 * w;
+    r.lo += w >= 0 ? -128 * w : 127 * w;
+    if (r.hi - l.bias.elems[j] > int32_max || r.lo - l.bias.elems[j] < -int32_max - 1) r.partial_fits = false;
+  }
+  return r;
+}
+
+/// True if bias_j + sum_k w_jk x_k, and every partial sum, fits int32 for every int8 row x and
+/// channel j.
 template <int8_linear L>
 constexpr bool linear_fits(const L& l) noexcept {
   constexpr std::size_t out = sizeof(l.bias.elems) / sizeof(l.bias.elems[0]);
-  constexpr std::size_t in = sizeof(l.weight.elems) / sizeof(l.weight.elems[0]) / out;
   for (std::size_t j = 0; j < out; ++j) {
-    std::int64_t hi = l.bias.elems[j], lo = l.bias.elems[j];
-    for (std::size_t k = 0; k < in; ++k) {
-      const std::int64_t w = l.weight.elems[j * in + k];
-      hi += w >= 0 ? 127 * w : -128 * w;
-      lo += w >= 0 ? -128 * w : 127 * w;
-      // Every partial sum too: dot_int sums in int32 (in chunks), then adds the bias.
-      if (hi - l.bias.elems[j] > int32_max || lo - l.bias.elems[j] < -int32_max - 1) return false;
-    }
-    if (hi > int32_max || lo < -int32_max - 1) return false;
+    const accumulator_range r = channel_range(l, j);
+    if (!r.partial_fits || r.hi > int32_max || r.lo < -int32_max - 1) return false;
   }
   return true;
 }
@@ -14882,6 +15899,120 @@ constexpr bool no_overflow(const Q& model) noexcept {
   const bool context = n <= static_cast<std::size_t>(detail::int32_max / (65535 * centred));
   return scores && context && detail::linear_fits(model.W_query) && detail::linear_fits(model.W_key) &&
          detail::linear_fits(model.W_value) && detail::linear_fits(model.W_out);
+}
+
+namespace detail {
+/// The int16 residual stream's rail: a code of +-32767 may be a saturated one.
+inline constexpr std::int64_t residual_rail = 32767;
+
+/// A requantizer to the residual stream: (acc, j) -> code, monotone in acc where its multiplier
+/// is >= 0 (the rounding doubling high product and the rounding shift are).
+template <class R>
+concept residual_requantizer_like = requires(const R& r) {
+  { r(std::int32_t{}, std::size_t{}) } -> std::convertible_to<std::int32_t>;
+  { r.multiplier.elems[0] } -> std::convertible_to<std::int32_t>;
+};
+
+/// Adds to [lo, hi] what channel j of linear l, requantized by r, can add to the residual for
+/// any int8 input; false if that may saturate (a code on the rail) or overflow int32 first.
+template <int8_linear L, residual_requantizer_like R>
+constexpr bool add_requantized(const L& l, const R& r, std::size_t j, std::int64_t& lo, std::int64_t& hi) noexcept {
+  const accumulator_range acc = channel_range(l, j);
+  if (!acc.partial_fits || acc.hi > int32_max || acc.lo < -int32_max - 1 || r.multiplier.elems[j] < 0) return false;
+  const std::int64_t add_lo = r(static_cast<std::int32_t>(acc.lo), j), add_hi = r(static_cast<std::int32_t>(acc.hi), j);
+  if (add_lo <= -residual_rail || add_hi >= residual_rail) return false;
+  lo += add_lo;
+  hi += add_hi;
+  return lo > -residual_rail && hi < residual_rail;
+}
+
+/// A quantized GPT's members, as no_overflow reads them (quantized_gpt's): residual-code
+/// embeddings, blocks of a quantized attention, two residual requantizers and int8 linears,
+/// LayerNorms on D int16 codes with an eps term, and an int8 head.
+template <class Q>
+concept quantized_gpt_like = requires(const Q& q) {
+  { q.tok_emb.residual(std::size_t{}, std::size_t{}) } -> std::convertible_to<std::int32_t>;
+  { q.pos_emb.residual(std::size_t{}, std::size_t{}) } -> std::convertible_to<std::int32_t>;
+  requires quantized_attention_like<std::remove_cvref_t<decltype(q.blocks[0].att)>>;
+  requires residual_requantizer_like<decltype(q.blocks[0].att_residual)>;
+  requires residual_requantizer_like<decltype(q.blocks[0].project_residual)>;
+  requires int8_linear<decltype(q.blocks[0].expand)>;
+  requires int8_linear<decltype(q.blocks[0].project)>;
+  requires int8_linear<decltype(q.out_head)>;
+  { q.blocks[0].norm1.eps_term } -> std::convertible_to<std::uint64_t>;
+  { q.final_norm.eps_term } -> std::convertible_to<std::uint64_t>;
+  { Q::config.emb_dim } -> std::convertible_to<std::size_t>;
+};
+
+/// The extremes of feature j of tok_emb + pos_emb over every id and position, as residual
+/// codes; false if a code is on the rails (it may have saturated).
+template <class Q>
+constexpr bool embedding_range(const Q& model, std::size_t j, std::int64_t& lo, std::int64_t& hi) noexcept {
+  std::int64_t tok_lo = model.tok_emb.residual(0, j), tok_hi = tok_lo;
+  for (std::size_t r = 1; r < Q::config.vocab_size; ++r) {
+    const std::int64_t v = model.tok_emb.residual(r, j);
+    tok_lo = v < tok_lo ? v : tok_lo;
+    tok_hi = v > tok_hi ? v : tok_hi;
+  }
+  std::int64_t pos_lo = model.pos_emb.residual(0, j), pos_hi = pos_lo;
+  for (std::size_t p = 1; p < Q::config.context_length; ++p) {
+    const std::int64_t v = model.pos_emb.residual(p, j);
+    pos_lo = v < pos_lo ? v : pos_lo;
+    pos_hi = v > pos_hi ? v : pos_hi;
+  }
+  lo = tok_lo + pos_lo;
+  hi = tok_hi + pos_hi;
+  return tok_lo > -residual_rail && tok_hi < residual_rail && pos_lo > -residual_rail && pos_hi < residual_rail &&
+         lo > -residual_rail && hi < residual_rail;
+}
+
+/// A LayerNorm's sum of squares: eps_term plus D squares of centred codes c_j = D x_j - sum x,
+/// |c_j| <= 2 (D - 1) 32767, must fit its uint64.
+template <std::size_t D, class N>
+constexpr bool layer_norm_fits(const N& norm) noexcept {
+  constexpr std::uint64_t c = 2 * (D - 1) * 32767 + 1;
+  constexpr std::uint64_t squares = D * c * c;  // D <= 1024: < 2^63
+  return norm.eps_term <= ~std::uint64_t{0} - squares;
+}
+}  // namespace detail
+
+/// True if a quantized GPT's integer pass overflows nothing, for every id sequence and every
+/// int8 code any step can produce: every block's attention passes no_overflow at context_length
+/// tokens, the expand, project and head accumulators (and their partial sums) fit int32, every
+/// LayerNorm's sum of squares fits its uint64, and no embedding code (token plus position) is
+/// on the int16 stream's rails. The residual adds of the blocks saturate at +-32767 by
+/// construction, so they never overflow; whether they can saturate is never_saturates's question.
+template <detail::quantized_gpt_like Q>
+constexpr bool no_overflow(const Q& model) noexcept {
+  constexpr std::size_t d = Q::config.emb_dim;
+  if (!detail::linear_fits(model.out_head) || !detail::layer_norm_fits<d>(model.final_norm)) return false;
+  for (const auto& b : model.blocks)
+    if (!no_overflow(b.att) || !detail::linear_fits(b.expand) || !detail::linear_fits(b.project) ||
+        !detail::layer_norm_fits<d>(b.norm1) || !detail::layer_norm_fits<d>(b.norm2))
+      return false;
+  std::int64_t lo = 0, hi = 0;
+  for (std::size_t j = 0; j < d; ++j)
+    if (!detail::embedding_range(model, j, lo, hi)) return false;
+  return true;
+}
+
+/// True if no residual add of a quantized GPT can reach the int16 stream's rails (+-32767), for
+/// any ids and any int8 codes at every step: channel by channel, the embeddings' extremes plus
+/// the most each block's requantized attention and feed-forward outputs can add. Sound, and
+/// loose (the codes a LayerNorm gives are not all reachable together): the book's tiny GPT,
+/// whose sampled sequences never saturate, fails it, with worst cases near +-9.6e4 codes.
+template <detail::quantized_gpt_like Q>
+constexpr bool never_saturates(const Q& model) noexcept {
+  if (!no_overflow(model)) return false;
+  for (std::size_t j = 0; j < Q::config.emb_dim; ++j) {
+    std::int64_t lo = 0, hi = 0;
+    if (!detail::embedding_range(model, j, lo, hi)) return false;
+    for (const auto& b : model.blocks)
+      if (!detail::add_requantized(b.att.W_out, b.att_residual, j, lo, hi) ||
+          !detail::add_requantized(b.project, b.project_residual, j, lo, hi))
+        return false;
+  }
+  return true;
 }
 
 }  // namespace static_attention::verify
