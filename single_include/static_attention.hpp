@@ -6299,7 +6299,8 @@ constexpr error bad_id_error(const I* ids, std::size_t at) noexcept {
 // Success if every one of the count ids is in [0, VocabSize), or the first bad one's error.
 template <std::size_t VocabSize, token_id I>
 constexpr result<void> ids_in_vocabulary(const I* ids, std::size_t count) noexcept {
-  if (const std::size_t bad = first_bad_id<VocabSize>(ids, count); bad < count) return bad_id_error<VocabSize>(ids, bad);
+  if (const std::size_t bad = first_bad_id<VocabSize>(ids, count); bad < count)
+    return bad_id_error<VocabSize>(ids, bad);
   return {};
 }
 

@@ -528,8 +528,9 @@ constexpr cell cells[] = {
     {"ch03x_md13", ch03x_md13}, {"ch03x_md18", ch03x_md18}, {"ch04_c015", ch04_c015},   {"ch04_c022", ch04_c022},
     {"ch04_c024", ch04_c024},   {"ch04_c028", ch04_c028},   {"ch04_c030", ch04_c030},   {"ch04_c035", ch04_c035},
     {"ch04_c045", ch04_c045},   {"ch04_c047", ch04_c047},   {"ch04_c064", ch04_c064},   {"ch04_c074", ch04_c074},
-    {"ch04_c055", ch04_c055},   {"ch04_c057", ch04_c057},   {"ch04_c076", ch04_c076},   {"ch04_c078", ch04_c078},   {"ch04_c080", ch04_c080},   {"ch04_c090", ch04_c090},
-    {"ch04x_c004", ch04x_c004}, {"ch04x_c005", ch04x_c005}, {"ch04x_c006", ch04x_c006}, {"ch04x_c012", ch04x_c012},
+    {"ch04_c055", ch04_c055},   {"ch04_c057", ch04_c057},   {"ch04_c076", ch04_c076},   {"ch04_c078", ch04_c078},
+    {"ch04_c080", ch04_c080},   {"ch04_c090", ch04_c090},   {"ch04x_c004", ch04x_c004}, {"ch04x_c005", ch04x_c005},
+    {"ch04x_c006", ch04x_c006}, {"ch04x_c012", ch04x_c012},
 };
 
 TEST_CASE("the notebooks' printed outputs, digit for digit (torch 1.13's where torch versions differ)") {
