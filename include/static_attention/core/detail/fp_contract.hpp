@@ -1,27 +1,57 @@
 // SPDX-License-Identifier: BSL-1.0
-// Same bits at compile time and at run time: products that the optimiser cannot fuse.
+// Same bits at compile time and at run time: how the run-time kernels multiply and add.
 //
-// The constant evaluator rounds every product and every sum on its own. At run time a compiler
-// may contract a * b + c into one fused multiply-add, rounded once: GCC does so by default
-// (-ffp-contract=fast, even with -std=c++20), Clang within an expression (-ffp-contract=on), and
-// Clang folds llvm.fmuladd of constants as fused even for targets without FMA. Pragmas do not
-// stop it in every build (Clang's -ffp-contract=fast disregards them), so the run-time kernels
-// pass each product through an empty asm statement: the compiler must round the product to a
-// register before the add sees it. The statement emits no instruction.
+// Two kinds of arithmetic, each the same at both times:
+//   - a product rounded on its own, then added (rounded_product, multiply_add): for the
+//     element-wise code, and for the matrix kernels of builds without FMA hardware. At run time
+//     a compiler may contract a * b + c into one fused multiply-add, rounded once: GCC does so by
+//     default (-ffp-contract=fast, even with -std=c++20), Clang within an expression
+//     (-ffp-contract=on), and Clang folds llvm.fmuladd of constants as fused even for targets
+//     without FMA. Pragmas do not stop it in every build (Clang's -ffp-contract=fast disregards
+//     them), so each product passes through an empty asm statement: the compiler must round the
+//     product to a register before the add sees it. The statement emits no instruction.
+//   - a fused multiply-add, rounded once (kernel_multiply_add where kernels_fuse<T>): the matrix
+//     kernels of builds whose target has FMA instructions for T (x86 with __FMA__, AArch64, Arm
+//     with an FPU that has VFMA for T). At run time an explicit FMA instruction (never left to
+//     contraction, so -ffp-contract=off, -O0 and -ffp-contract=fast all give it); in constant
+//     evaluation the exact emulation of exact_fma.hpp (matmul_kernel.hpp).
 //
-// STATIC_ATTENTION_FAST_FMA, defined before the first include, lets the kernels fuse again:
-// faster on cores whose adds and multiplies share ports, no longer the constant evaluator's
-// bits (the bound is in docs/accuracy.md and tests/same_bits).
+// STATIC_ATTENTION_FAST_FMA, defined before the first include, lets the rounded products fuse
+// wherever the compiler likes (the kernels of builds without FMA hardware, and the element-wise
+// and attention code that rounds each product): no longer the constant evaluator's bits there
+// (the bound is in docs/accuracy.md and tests/same_bits). The kernels that fuse are unchanged.
 #pragma once
 
+#include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #if defined(__FAST_MATH__) && !defined(STATIC_ATTENTION_ALLOW_FAST_MATH)
 #error \
     "static_attention: -ffast-math breaks the promise that run time gives the constant evaluator's bits (it reorders sums and flushes denormals). Build without it, or define STATIC_ATTENTION_ALLOW_FAST_MATH to accept different bits."
 #endif
 
+#if defined(__GNUC__) && defined(__FMA__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && \
+    (!defined(__i386__) || !defined(__FLT_EVAL_METHOD__) || __FLT_EVAL_METHOD__ == 0)
+#define SA_DETAIL_FMA_X86 1
+#endif
+
 namespace static_attention::detail {
+
+/// True when the run-time matrix kernels for T fuse each multiply-add into one FMA instruction
+/// (and the constant evaluator computes the same FMA): x86 with FMA (-mfma, -march=x86-64-v3,
+/// -march=native on Haswell and later, AVX-512) and AArch64, with GCC or Clang. False elsewhere:
+/// x86 without FMA (-mno-fma, no -march), 32-bit Arm, other compilers; there each product is
+/// rounded on its own, at both times. 32-bit Arm (Cortex-M4F/M7/M33 have VFMA) stays unfused for
+/// now: its tests compare the device's results with a host build's constant evaluator, which
+/// computes the unfused sums (tests/device).
+template <class T>
+inline constexpr bool kernels_fuse =
+#if defined(SA_DETAIL_FMA_X86) || (defined(__GNUC__) && defined(__aarch64__))
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+#else
+    false;
+#endif
 
 /// True when the run-time kernels give the constant evaluator's bits (no opt-in fusion, no
 /// -ffast-math).
@@ -68,7 +98,8 @@ template <class T>
 }
 
 /// acc += a * b at run time: the product rounded on its own, or, with STATIC_ATTENTION_FAST_FMA,
-/// one expression the compiler may fuse. Works on scalars and on vector-extension types.
+/// one expression the compiler may fuse (the arithmetic of the unfused builds' kernels). Works on scalars and on
+/// vector-extension types.
 template <class T, class S>
 [[gnu::always_inline]] inline void multiply_add(T& acc, S a, T b) noexcept {
 #if defined(STATIC_ATTENTION_FAST_FMA)
@@ -78,6 +109,69 @@ template <class T, class S>
   round_here(p);
   acc += p;
 #endif
+}
+
+// fma(a, b, c) lane by lane, the vector built whole (element writes would leave GCC unsure
+// that the others are initialised).
+template <class E, class T, std::size_t... L>
+[[gnu::always_inline]] inline T fma_lanes(T a, T b, T c, std::index_sequence<L...>) noexcept {
+  if constexpr (std::is_same_v<E, float>)
+    return T{__builtin_fmaf(a[L], b[L], c[L])...};
+  else
+    return T{__builtin_fma(a[L], b[L], c[L])...};
+}
+
+/// acc = fma(a, b, acc), rounded once, by an FMA instruction (run time only; kernels_fuse<E>
+/// for the element type E of T). T is E or a vector of E (kernel_simd.hpp's vec); a is E or T.
+template <class E, class T, class S>
+[[gnu::always_inline]] inline void fused_multiply_add(T& acc, S a, T b) noexcept {
+  static_assert(kernels_fuse<E>, "fused_multiply_add is for the builds whose kernels fuse");
+  if constexpr (std::is_same_v<T, E>) {
+    if constexpr (std::is_same_v<E, float>)
+      acc = __builtin_fmaf(a, b, acc);
+    else
+      acc = __builtin_fma(a, b, acc);
+  } else {
+#if defined(__GNUC__)
+    const T av = a;  // a vector, or a scalar broadcast
+#if defined(SA_DETAIL_FMA_X86)
+    if constexpr (std::is_same_v<E, float> && sizeof(T) == 16)
+      acc = __builtin_ia32_vfmaddps(av, b, acc);
+    else if constexpr (std::is_same_v<E, double> && sizeof(T) == 16)
+      acc = __builtin_ia32_vfmaddpd(av, b, acc);
+    else if constexpr (std::is_same_v<E, float> && sizeof(T) == 32)
+      acc = __builtin_ia32_vfmaddps256(av, b, acc);
+    else if constexpr (std::is_same_v<E, double> && sizeof(T) == 32)
+      acc = __builtin_ia32_vfmaddpd256(av, b, acc);
+#if defined(__AVX512F__)
+    else if constexpr (std::is_same_v<E, float> && sizeof(T) == 64)
+#if defined(__clang__)
+      acc = __builtin_ia32_vfmaddps512_mask(av, b, acc, static_cast<unsigned short>(0xffffU), 4);
+#else
+      acc = __builtin_ia32_vfmaddps512_mask(av, b, acc, static_cast<short>(-1), 4);  // GCC's mask is a short
+#endif
+    else if constexpr (std::is_same_v<E, double> && sizeof(T) == 64)
+      acc = __builtin_ia32_vfmaddpd512_mask(av, b, acc, static_cast<unsigned char>(0xffU), 4);
+#endif
+    else
+#endif
+    {
+      // Other widths and targets: lane by lane (AArch64 and Arm: one fmla / vfma).
+      acc = fma_lanes<E>(av, b, acc, std::make_index_sequence<sizeof(T) / sizeof(E)>{});
+    }
+#endif
+  }
+}
+
+/// acc += a * b in a matrix kernel for elements E: one FMA where kernels_fuse<E>, else the
+/// product rounded on its own (multiply_add). Same arithmetic as the constant evaluator's dot
+/// products in that build (matmul_kernel.hpp).
+template <class E, class T, class S>
+[[gnu::always_inline]] inline void kernel_multiply_add(T& acc, S a, T b) noexcept {
+  if constexpr (kernels_fuse<E>)
+    fused_multiply_add<E>(acc, a, b);
+  else
+    multiply_add(acc, a, b);
 }
 
 /// a * b, rounded on its own at run time as in constant evaluation: `acc + rounded_product(a, b)`
@@ -90,3 +184,5 @@ template <class T>
 }
 
 }  // namespace static_attention::detail
+
+#undef SA_DETAIL_FMA_X86

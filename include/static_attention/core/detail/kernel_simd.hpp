@@ -3,7 +3,9 @@
 // extensions. Never used in constant evaluation (see matmul_kernel.hpp); no heap.
 //
 // Every output element is the sum of its K products taken in order k = 0, 1, ..., K-1, each
-// product rounded on its own (fp_contract.hpp): the constant evaluator's bits. Blocking is over
+// step acc = fma(a_k, b_k, acc) rounded once where kernels_fuse<T>, else the product rounded on
+// its own and then added (kernel_multiply_add, fp_contract.hpp): in both, the constant
+// evaluator's bits in that build (matmul_kernel.hpp). Blocking is over
 // rows and columns; where it is over k (gemm_packed, matmul_abt's panels), a block starts from
 // the partial sums already in out, which keeps the order.
 #pragma once
@@ -97,7 +99,7 @@ template <class T, std::size_t W, std::size_t MR, std::size_t NV, std::size_t K,
         __builtin_memcpy(&bv[v], b + k * LDB + v * W, sizeof(V));
     STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r) {
       const V av = a[r * LDA + k] - V{};  // a broadcast: x - (+0) is x, even for -0
-      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v) multiply_add(acc[r][v], av, bv[v]);
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v) kernel_multiply_add<T>(acc[r][v], av, bv[v]);
     }
   }
   STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r)
@@ -136,7 +138,7 @@ template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, 
     const V bv = {(L < used ? b[k * LDB + L % N] : T{})...};
     STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
       const V av = {(L < used ? a[(g * G + L / N) * LDA + k] : T{})...};
-      multiply_add(acc[g], av, bv);
+      kernel_multiply_add<T>(acc[g], av, bv);
     }
   }
   STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
@@ -262,13 +264,14 @@ inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexce
         V acc;
         __builtin_memcpy(&acc, o, sizeof(V));
         STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t q = 0; q < KB; ++q)
-            multiply_add(acc, a[r * LDA + k + q] - V{}, bv[q]);
+            kernel_multiply_add<T>(acc, a[r * LDA + k + q] - V{}, bv[q]);
         __builtin_memcpy(o, &acc, sizeof(V));
       }
     }
     for (std::size_t r = 0; r < R; ++r)
       for (std::size_t j = vectors * W; j < width; ++j)
-        for (std::size_t q = 0; q < KB; ++q) multiply_add(out[r * LDC + j], a[r * LDA + k + q], b[(k + q) * LDB + j]);
+        for (std::size_t q = 0; q < KB; ++q)
+          kernel_multiply_add<T>(out[r * LDC + j], a[r * LDA + k + q], b[(k + q) * LDB + j]);
   }
   for (std::size_t k = k_full; k < K; ++k)
     for (std::size_t r = 0; r < R; ++r) {
@@ -279,10 +282,10 @@ inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexce
         V bv;
         __builtin_memcpy(&acc, o + v * W, sizeof(V));
         __builtin_memcpy(&bv, b + k * LDB + v * W, sizeof(V));
-        multiply_add(acc, av, bv);
+        kernel_multiply_add<T>(acc, av, bv);
         __builtin_memcpy(o + v * W, &acc, sizeof(V));
       }
-      for (std::size_t j = vectors * W; j < width; ++j) multiply_add(o[j], a[r * LDA + k], b[k * LDB + j]);
+      for (std::size_t j = vectors * W; j < width; ++j) kernel_multiply_add<T>(o[j], a[r * LDA + k], b[k * LDB + j]);
     }
 }
 
@@ -332,7 +335,7 @@ inline void gemm(const T* a, const T* b, T* out) noexcept {
     for (std::size_t k = 0; k < K; ++k) {
       const T aik = a[i * LDA + k];
       const T* bk = b + k * LDB;
-      for (std::size_t j = 0; j < C; ++j) multiply_add(o[j], aik, bk[j]);
+      for (std::size_t j = 0; j < C; ++j) kernel_multiply_add<T>(o[j], aik, bk[j]);
     }
   }
 }

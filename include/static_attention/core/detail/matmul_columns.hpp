@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSL-1.0
 // A part of a matrix product: the columns of out that part `part` of `parts` owns, computed as
 // matmul_kernel computes them (run time only). Every kernel of kernel_simd.hpp sums each output
-// element's K products in order k = 0, ..., K-1, each product rounded on its own, whatever the
-// blocking; so the parts, in any number, give matmul_kernel's bits.
+// element's K products in order k = 0, ..., K-1, with the build's one arithmetic (fused, or each
+// product rounded on its own: kernel_multiply_add), whatever the blocking; so the parts, in any
+// number, give matmul_kernel's bits.
 #pragma once
 
 #include <cstddef>
