@@ -3,8 +3,8 @@
  *
  * Instructions: run under `qemu-run.sh --icount` (-icount shift=0: one instruction per virtual
  * nanosecond). SysTick, on the processor clock (25 MHz on mps2-an385/an386/an500, 20 MHz on
- * mps2-an505), then advances once every 40 (50) instructions; it counts down from 2^24 - 1 and
- * wraps after 671 M (839 M) instructions.
+ * mps2-an505, 32 MHz on mps3-an547), then advances once every 40 (50, 31.25) instructions; it
+ * counts down from 2^24 - 1 and wraps after 671 M (839 M, 524 M) instructions.
  *   sa_systick_start();
  *   uint32_t t0 = sa_systick_now();  work();  uint32_t n = sa_systick_instructions(t0, sa_systick_now());
  * Without --icount the figures are ticks of QEMU's virtual clock, not instructions.
@@ -29,12 +29,14 @@ extern uint32_t __stack_limit[];
 #define SA_SYST_RVR (*(volatile uint32_t*)0xE000E014U)
 #define SA_SYST_CVR (*(volatile uint32_t*)0xE000E018U)
 #define SA_SCB_CPUID (*(volatile uint32_t*)0xE000ED00U)
-#define SA_INSTRUCTIONS_PER_TICK sa_instructions_per_tick()
 #define SA_STACK_PAINT 0xA5A5A5A5U
 
-/* One instruction per nanosecond: 40 per tick of the 25 MHz processor clock of mps2-an385, an386
- * and an500; 50 on mps2-an505, whose Cortex-M33 (CPUID part number 0xD21) runs at 20 MHz. */
-static inline uint32_t sa_instructions_per_tick(void) { return ((SA_SCB_CPUID >> 4) & 0xFFFU) == 0xD21U ? 50U : 40U; }
+/* The processor clock in MHz: 25 on mps2-an385, an386 and an500; 20 on mps2-an505, whose
+ * Cortex-M33 has CPUID part number 0xD21; 32 on mps3-an547, whose Cortex-M55 has 0xD22. */
+static inline uint32_t sa_processor_mhz(void) {
+  const uint32_t part = (SA_SCB_CPUID >> 4) & 0xFFFU;
+  return part == 0xD21U ? 20U : part == 0xD22U ? 32U : 25U;
+}
 
 /* SysTick: reload 2^24 - 1, processor clock, enabled, no interrupt. */
 static inline void sa_systick_start(void) {
@@ -45,9 +47,10 @@ static inline void sa_systick_start(void) {
 
 static inline uint32_t sa_systick_now(void) { return SA_SYST_CVR; }
 
-/* Instructions between two readings (it counts down; one wrap at most). */
+/* Instructions between two readings (it counts down; one wrap at most): 1000 / MHz a tick, to
+ * within one tick (31.25 instructions a tick on mps3-an547). */
 static inline uint32_t sa_systick_instructions(uint32_t before, uint32_t after) {
-  return ((before - after) & 0x00FFFFFFU) * SA_INSTRUCTIONS_PER_TICK;
+  return (uint32_t)((uint64_t)((before - after) & 0x00FFFFFFU) * 1000U / sa_processor_mhz());
 }
 
 static inline uintptr_t sa_stack_pointer(void) {

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSL-1.0
-# Runs a program built with ports/cortex-m's toolchain files on QEMU's mps2 board, with
+# Runs a program built with ports/cortex-m's toolchain files on QEMU's mps2 or mps3 board, with
 # semihosting: the program's stdout and stderr are this script's, and so is its exit status.
-#   qemu-run.sh [--board mps2-an386|mps2-an385|mps2-an500|mps2-an505] [--icount] [--timeout SECONDS] program [args...]
+#   qemu-run.sh [--board mps2-an386|mps2-an385|mps2-an500|mps2-an505|mps3-an547] [--icount] [--timeout SECONDS] program [args...]
 # --board    mps2-an386 (Cortex-M4F, the default), mps2-an385 (Cortex-M3), mps2-an500 (Cortex-M7)
-#            or mps2-an505 (Cortex-M33, secure state)
+#            mps2-an505 (Cortex-M33, secure state) or mps3-an547 (Cortex-M55, secure state)
 # --icount   deterministic timing: one instruction per virtual nanosecond (-icount shift=0), so
-#            SysTick (25 MHz on these boards) advances by one every 40 instructions
+#            SysTick (25 MHz on the mps2 boards but mps2-an505, 20 MHz; 32 MHz on mps3-an547)
+#            advances by one every 40 (50; 31.25) instructions
 # --timeout  end QEMU after that many seconds (default 300; 0: none), status 124
 # Exit status 77 (and a message saying so) when qemu-system-arm is not installed: CTest reads it
 # as "skipped" where the test sets SKIP_RETURN_CODE 77. QEMU_SYSTEM_ARM overrides the emulator.
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $# -lt 1 ]; then
-  echo "usage: qemu-run.sh [--board mps2-an386|mps2-an385|mps2-an500|mps2-an505] [--icount] [--timeout s] program [args...]" >&2
+  echo "usage: qemu-run.sh [--board mps2-an386|mps2-an385|mps2-an500|mps2-an505|mps3-an547] [--icount] [--timeout s] program [args...]" >&2
   exit 2
 fi
 case $board in
@@ -34,7 +35,8 @@ case $board in
   mps2-an385) cpu=cortex-m3 ;;
   mps2-an500) cpu=cortex-m7 ;;
   mps2-an505) cpu=cortex-m33 ;;
-  *) echo "qemu-run.sh: unknown board $board (mps2-an386, mps2-an385, mps2-an500 or mps2-an505)" >&2; exit 2 ;;
+  mps3-an547) cpu=cortex-m55 ;;
+  *) echo "qemu-run.sh: unknown board $board (mps2-an386, mps2-an385, mps2-an500, mps2-an505 or mps3-an547)" >&2; exit 2 ;;
 esac
 qemu=${QEMU_SYSTEM_ARM:-qemu-system-arm}
 if ! command -v "$qemu" >/dev/null 2>&1; then

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSL-1.0
 /* Minimal start-up for QEMU's mps2-an385 (Cortex-M3), mps2-an386 (Cortex-M4F), mps2-an500
- * (Cortex-M7) and mps2-an505 (Cortex-M33, Armv8-M mainline: it runs in the secure state, where the
- * core boots, and needs nothing more) boards, used with mps2.ld or mps2-an505.ld and the toolchain
- * files of this directory (see docs/embedded.md):
+ * (Cortex-M7), mps2-an505 (Cortex-M33, Armv8-M mainline) and mps3-an547 (Cortex-M55, Armv8.1-M
+ * with Helium) boards (the last two run in the secure state, where the core boots, and need nothing
+ * more), used with mps2.ld, mps2-an505.ld or mps3-an547.ld and the toolchain files of this
+ * directory (see docs/embedded.md):
  *
  *   1. the vector table: the initial stack pointer and the reset and fault handlers;
- *   2. Reset_Handler: enables the FPU (when the build has one) before any floating-point
- *      instruction can run, copies .data from flash, zeroes .bss, opens the semihosting
+ *   2. Reset_Handler: enables the FPU and, on the M55, the vector extension (when the build has
+ *      them) before any floating-point or vector instruction can run, copies .data from flash, zeroes .bss, opens the semihosting
  *      console, runs the static initialisers (__libc_init_array), then exit(main(argc, argv)),
  *      argv being the semihosting command line;
  *   3. fault handlers that report the fault through semihosting and end QEMU with status 3,
@@ -136,8 +137,8 @@ static void __attribute__((noreturn, noinline)) start_c(void) {
 }
 
 void Reset_Handler(void) {
-#if defined(__ARM_FP) /* an FPU, hard or softfp ABI */
-  /* CPACR: full access to CP10 and CP11 (the FPU), then make it take effect. */
+#if defined(__ARM_FP) || defined(__ARM_FEATURE_MVE) /* an FPU (hard or softfp ABI), or MVE */
+  /* CPACR: full access to CP10 and CP11 (the FPU; on Armv8.1-M also MVE), then make it take effect. */
   *(volatile uint32_t*)0xE000ED88U |= 0xFU << 20;
   __asm__ volatile("dsb\n\tisb" ::: "memory");
 #endif

@@ -215,7 +215,72 @@ struct case6_mha : random_mha<ra::case_6> {
   static constexpr const char* name = "random.4x9x16.multi_head_24x8";
 };
 
-using random = group<case2_simplified, case2_causal, case2_mha, case6_causal, case6_mha>;
+// Operands whose products are subnormal, and scores far apart: on the M55 the Helium kernels
+// must leave these to the portable code (its float lanes flush subnormals to zero), so the
+// device's bits are still the constant evaluator's. Their references are the constant
+// evaluator's own values: what is checked is the bits.
+template <std::size_t R, std::size_t C>
+constexpr std::array<double, R * C> as_doubles(const sa::matrix<float, R, C>& m) {
+  std::array<double, R * C> out{};
+  for (std::size_t k = 0; k < R * C; ++k) out[k] = static_cast<double>(m.elems[k]);
+  return out;
+}
+template <std::size_t R, std::size_t C>
+constexpr sa::matrix<float, R, C> scaled_pattern(float scale, std::size_t period) {
+  sa::matrix<float, R, C> m{};
+  for (std::size_t k = 0; k < R * C; ++k)
+    m.elems[k] = (k % 3 == 0 ? -1.0f : 1.0f) * static_cast<float>(k % period + 1) * scale;
+  return m;
+}
+struct tiny_matmul_args {
+  sa::matrix<float, 8, 16> a;
+  sa::matrix<float, 16, 16> b;
+};
+inline constexpr tiny_matmul_args tiny_matmul_inputs{scaled_pattern<8, 16>(1e-20f, 7),
+                                                     scaled_pattern<16, 16>(3e-21f, 5)};
+inline constexpr auto tiny_matmul_bits = as_doubles(sa::matmul(tiny_matmul_inputs.a, tiny_matmul_inputs.b));
+struct tiny_matmul {
+  static constexpr const char* name = "random.tiny_products_8x16x16";
+  using args_type = tiny_matmul_args;
+  static constexpr const args_type& args = tiny_matmul_inputs;
+  static constexpr auto run(const args_type& x) noexcept { return sa::matmul(x.a, x.b); }
+  static constexpr reference_values torch{tiny_matmul_bits, tolerance_kind::absolute, 0.0};
+};
+using wide_scores_model = sa::multi_head_attention<float, 8, 8, 2>;
+struct wide_scores_args {
+  wide_scores_model model;
+  sa::matrix<float, 6, 8> x;
+};
+inline constexpr wide_scores_args wide_scores_inputs{
+    wide_scores_model::from_linear(scaled_pattern<8, 8>(0.5f, 5), scaled_pattern<8, 8>(0.25f, 3),
+                                   scaled_pattern<8, 8>(0.125f, 7), scaled_pattern<8, 8>(0.1f, 4),
+                                   scaled_pattern<1, 8>(0.01f, 3)),
+    scaled_pattern<6, 8>(2.0f, 5)};
+inline constexpr auto wide_scores_bits = as_doubles(wide_scores_inputs.model(wide_scores_inputs.x));
+struct wide_scores {
+  static constexpr const char* name = "random.wide_scores_6x8.multi_head_8x2";
+  using args_type = wide_scores_args;
+  static constexpr const args_type& args = wide_scores_inputs;
+  static constexpr auto run(const args_type& x) noexcept { return x.model(x.x); }
+  static constexpr reference_values torch{wide_scores_bits, tolerance_kind::absolute, 0.0};
+};
+
+inline constexpr wide_scores_args tiny_heads_inputs{
+    wide_scores_model::from_linear(scaled_pattern<8, 8>(1e-12f, 5), scaled_pattern<8, 8>(2e-12f, 3),
+                                   scaled_pattern<8, 8>(1e-12f, 7), scaled_pattern<8, 8>(0.1f, 4),
+                                   scaled_pattern<1, 8>(0.01f, 3)),
+    scaled_pattern<6, 8>(1e-12f, 5)};
+inline constexpr auto tiny_heads_bits = as_doubles(tiny_heads_inputs.model(tiny_heads_inputs.x));
+struct tiny_heads {  // queries and keys near 1e-23: subnormal scores
+  static constexpr const char* name = "random.tiny_heads_6x8.multi_head_8x2";
+  using args_type = wide_scores_args;
+  static constexpr const args_type& args = tiny_heads_inputs;
+  static constexpr auto run(const args_type& x) noexcept { return x.model(x.x); }
+  static constexpr reference_values torch{tiny_heads_bits, tolerance_kind::absolute, 0.0};
+};
+
+using random =
+    group<case2_simplified, case2_causal, case2_mha, case6_causal, case6_mha, tiny_matmul, wide_scores, tiny_heads>;
 
 // ---- the embedded example's model: 16 -> 16, four causal heads, 8 tokens ---------------------
 

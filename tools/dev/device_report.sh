@@ -25,7 +25,7 @@ sections() {  # <elf>: .text .rodata .data .bss in bytes, from size -A
 dirs=("$@")
 if [[ $# -eq 1 && -d $1/tests/device ]]; then
   dirs=()
-  for b in m4f m3 m7 m33; do [[ -d $1/tests/device/$b ]] && dirs+=("$1/tests/device/$b"); done
+  for b in m4f m3 m7 m33 m55; do [[ -d $1/tests/device/$b ]] && dirs+=("$1/tests/device/$b"); done
 fi
 for dir in "${dirs[@]}"; do
   cache=$dir/CMakeCache.txt
@@ -36,6 +36,7 @@ for dir in "${dirs[@]}"; do
     *cortex-m3.cmake) name="Cortex-M3, mps2-an385"; machine=mps2-an385 ;;
     *cortex-m7.cmake) name="Cortex-M7, mps2-an500"; machine=mps2-an500 ;;
     *cortex-m33.cmake) name="Cortex-M33, mps2-an505"; machine=mps2-an505 ;;
+    *cortex-m55.cmake) name="Cortex-M55, mps3-an547"; machine=mps3-an547 ;;
     *) echo "$dir: not a device build of tests/device/target (toolchain: ${toolchain:-none})" >&2; exit 1 ;;
   esac
   [[ -x $dir/size_forward ]] || { echo "$dir: not built (configure with -DSTATIC_ATTENTION_DEVICE_TESTS=ON)" >&2; exit 1; }

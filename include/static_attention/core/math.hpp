@@ -35,6 +35,7 @@
 #include "static_attention/core/detail/math_log.hpp"
 #include "static_attention/core/detail/math_sqrt.hpp"
 #include "static_attention/core/detail/math_tanh.hpp"
+#include "static_attention/core/detail/mve_kernels.hpp"
 
 #include <static_attention/core/detail/math_begin.hpp>
 
@@ -127,6 +128,11 @@ constexpr void apply(std::span<const T> in, std::span<T> out, F f) noexcept {
 
 /// out[i] = exp(in[i]), same bits as the scalar exp; vectorises.
 constexpr void exp(std::span<const float> in, std::span<float> out) noexcept {
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+  // Helium: four lanes at a time where the arguments keep every step normal (mve_kernels.hpp).
+  if (!std::is_constant_evaluated())
+    return detail::mve::exp_f32(in.data(), out.data(), in.size() < out.size() ? in.size() : out.size());
+#endif
   detail::math::apply(in, out, [](float v) { return detail::math::exp_impl(v); });
 }
 /// out[i] = exp(in[i]), same bits as the scalar exp; vectorises.

@@ -20,13 +20,20 @@ namespace {
 
 // SysTick: reload 2^24 - 1, processor clock, no interrupt; counts down. 1 GHz icount: 40
 // instructions per tick of a 25 MHz SysTick (mps2-an385, an386, an500), 50 on mps2-an505, whose
-// Cortex-M33 (CPUID part number 0xD21) runs at 20 MHz.
+// Cortex-M33 (CPUID part number 0xD21) runs at 20 MHz, 31.25 on mps3-an547, whose Cortex-M55
+// (0xD22) runs at 32 MHz.
 volatile std::uint32_t* const syst_csr = reinterpret_cast<volatile std::uint32_t*>(0xE000E010u);
 volatile std::uint32_t* const syst_rvr = reinterpret_cast<volatile std::uint32_t*>(0xE000E014u);
 volatile std::uint32_t* const syst_cvr = reinterpret_cast<volatile std::uint32_t*>(0xE000E018u);
 constexpr std::uint32_t ticks_per_wrap = 1u << 24;
-const std::uint32_t instructions_per_tick =
-    ((*reinterpret_cast<volatile std::uint32_t*>(0xE000ED00u) >> 4) & 0xFFFu) == 0xD21u ? 50u : 40u;
+// The processor clock in MHz, from the CPUID part number: 1000 / MHz instructions a tick.
+std::uint32_t processor_mhz() {
+  const std::uint32_t part = (*reinterpret_cast<volatile std::uint32_t*>(0xE000ED00u) >> 4) & 0xFFFu;
+  return part == 0xD21u ? 20u : part == 0xD22u ? 32u : 25u;
+}
+std::uint32_t instructions(std::uint32_t ticks) {
+  return static_cast<std::uint32_t>(std::uint64_t{ticks} * 1000u / processor_mhz());
+}
 
 std::uint32_t now() { return *syst_cvr; }
 std::uint32_t ticks_since(std::uint32_t start) { return (start - now()) & (ticks_per_wrap - 1); }
@@ -96,7 +103,7 @@ template <class F>
 std::uint32_t count(F f) {
   const std::uint32_t start = now();
   f();
-  return ticks_since(start) * instructions_per_tick;
+  return instructions(ticks_since(start));
 }
 
 template <std::size_t In, std::size_t Out>

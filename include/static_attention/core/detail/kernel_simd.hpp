@@ -11,9 +11,11 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include <static_attention/core/detail/fp_contract.hpp>
+#include <static_attention/core/detail/mve_kernels.hpp>
 
 // Loops over registers are unrolled whole: an array of vector accumulators left as a loop
 // lives in memory, not in registers.
@@ -309,6 +311,11 @@ inline constexpr bool use_gemv_rows = R <= 4 && K* C * sizeof(T) > 64 * 1024 && 
 template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
           bool Acc>
 inline void gemm(const T* a, const T* b, T* out) noexcept {
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && !defined(STATIC_ATTENTION_FAST_FMA)
+  // Helium: its float kernel where the operands' range keeps every value normal (mve_kernels.hpp).
+  if constexpr (std::is_same_v<T, float>)
+    if (mve::gemm_f32<R, K, C, LDA, LDB, LDC, Acc>(a, b, out)) return;
+#endif
 #if defined(__GNUC__)
   if constexpr (native_lanes<T> >= min_lanes<T> && native_lanes < T >> 0 && use_gemv_rows<T, R, K, C>) {
     gemv_rows<T, native_lanes<T>, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);

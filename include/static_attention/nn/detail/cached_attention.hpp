@@ -10,6 +10,7 @@
 
 #include <static_attention/core/detail/fp_contract.hpp>
 #include <static_attention/core/detail/kernel_simd.hpp>
+#include <static_attention/core/detail/mve_kernels.hpp>
 #include <static_attention/core/matrix.hpp>
 #include <static_attention/core/softmax.hpp>
 #include <static_attention/nn/detail/attention_core.hpp>
@@ -91,6 +92,28 @@ constexpr void weighted_values(const T* weights, const T* values, std::size_t se
   }
 }
 
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && !defined(STATIC_ATTENTION_FAST_FMA)
+// Helium: the softmax of one row of n <= 8192 scores in place, softmax_rows's steps and bits (the
+// max, x - max, exp, the sum in order, the divisions), with exp four lanes at a time; done only
+// when every score is within 25 of the max (else false, the row untouched). Then every weight is
+// at least e^-25 / n >= 2^-50 and at most 1: weights in gemm_f32's range for the weighted sum
+// (dropout only zeroes or scales them up).
+inline bool softmax_row_in_range(float* x, std::size_t n) noexcept {
+  bool has_nan = false;
+  const float top = row_max_of(x, n, has_nan);
+  if (has_nan || !(top - top == 0.0f)) return false;  // NaN, or an infinite max
+  float least = top;
+  for (std::size_t j = 0; j < n; ++j) least = x[j] < least ? x[j] : least;
+  if (!(least >= top - 25.0f)) return false;
+  for (std::size_t j = 0; j < n; ++j) x[j] -= top;
+  mve::exp_f32(x, x, n);
+  float total = 0.0f;
+  for (std::size_t j = 0; j < n; ++j) total += x[j];
+  finish_row(x, x, n, n, total);
+  return true;
+}
+#endif
+
 /// Causal attention of `rows` query rows (row stride D; head h in columns [h hd, (h + 1) hd))
 /// whose keys and values are already in the store at positions first .. first + rows - 1:
 /// query i attends to positions 0 .. first + i. `context` (rows x D, zeros on entry) receives
@@ -106,6 +129,36 @@ constexpr void causal_attend(const T* queries, std::size_t rows, const T* keys_t
                              std::size_t scores_stride = 0) noexcept {
   constexpr std::size_t head_dim = D / Heads;
   constexpr T scale = sqrt_dk<T, head_dim>();
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && !defined(STATIC_ATTENTION_FAST_FMA)
+  // Helium: vectors of positions and of features where the operands' range keeps every product
+  // and sum normal (core/detail/mve_kernels.hpp), checked once for the call (context holds
+  // zeros, and other threads' heads: not read); a row's weights are checked as they come.
+  if constexpr (std::is_same_v<T, float>) {
+    const std::size_t seen_all = first + rows;
+    if (!std::is_constant_evaluated() && seen_all <= 8192 && mve::block_in_range(queries, rows, D, D, -50) &&
+        mve::block_in_range(keys_t, D, seen_all, Capacity, -50) && mve::block_in_range(values, seen_all, D, D, -50)) {
+      for (std::size_t h = h0; h < h1; ++h) {
+        T* row = scores + h * scores_stride;
+        for (std::size_t i = 0; i < rows; ++i) {
+          const std::size_t seen = first + i + 1;
+          mve::row_times_columns_f32<head_dim, Capacity>(queries + i * D + h * head_dim,
+                                                         keys_t + h * head_dim * Capacity, seen, row);
+          for (std::size_t p = 0; p < seen; ++p) row[p] /= scale;
+          T* out = context + i * D + h * head_dim;
+          if (softmax_row_in_range(row, seen)) {
+            drop.row(row, seen, first + rows);
+            mve::add_weighted_rows_f32<head_dim, D>(row, values + h * head_dim, seen, out);
+          } else {
+            softmax_rows<T>(row, row, 1, seen);
+            drop.row(row, seen, first + rows);
+            weighted_values<T, head_dim, D>(row, values + h * head_dim, seen, out);
+          }
+        }
+      }
+      return;
+    }
+  }
+#endif
   for (std::size_t h = h0; h < h1; ++h) {
     T* row = scores + h * scores_stride;
     for (std::size_t i = 0; i < rows; ++i) {

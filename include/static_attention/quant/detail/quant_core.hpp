@@ -18,6 +18,7 @@
 #include <static_attention/core/detail/fp_contract.hpp>
 #include <static_attention/core/matrix.hpp>
 #include <static_attention/quant/detail/dsp_kernels.hpp>
+#include <static_attention/quant/detail/mve_kernels.hpp>
 
 namespace static_attention {
 
@@ -216,19 +217,24 @@ struct quantized_linear {
   /// Per-channel int32 biases, input zero point folded in.
   matrix<std::int32_t, 1, Out> bias;
 
-  /// Accumulators for one row of input codes (acc: Out of them). With the DSP extension, at run
-  /// time, SMLAD kernels (quant/detail/dsp_kernels.hpp): the same bits.
+  /// Accumulators for one row of input codes (acc: Out of them). At run time, with Helium,
+  /// VMLADAVA kernels (quant/detail/mve_kernels.hpp), else with the DSP extension SMLAD kernels
+  /// (quant/detail/dsp_kernels.hpp): the same bits.
   constexpr void accumulate(const std::int8_t* x, std::int32_t* acc) const noexcept {
-#if defined(__ARM_FEATURE_DSP)
+#if defined(__ARM_FEATURE_MVE)
+    if (!std::is_constant_evaluated()) return detail::mve::linear_row<In, Out>(x, weight.elems, bias.elems, acc);
+#elif defined(__ARM_FEATURE_DSP)
     if (!std::is_constant_evaluated()) return detail::dsp::linear_row<In, Out>(x, weight.elems, bias.elems, acc);
 #endif
     for (std::size_t j = 0; j < Out; ++j) acc[j] = bias.elems[j] + detail::dot_int<In>(x, weight.elems + j * In);
   }
 
   /// Accumulators for `rows` rows of input codes (x: rows x In, acc: rows x Out): accumulate row
-  /// by row, the same bits; with the DSP extension two rows share each weight load.
+  /// by row, the same bits; with Helium or the DSP extension two rows share each weight load.
   constexpr void accumulate_rows(const std::int8_t* x, std::size_t rows, std::int32_t* acc) const noexcept {
-#if defined(__ARM_FEATURE_DSP)
+#if defined(__ARM_FEATURE_MVE)
+    if (!std::is_constant_evaluated()) return detail::mve::linear_rows<In, Out>(x, rows, weight.elems, bias.elems, acc);
+#elif defined(__ARM_FEATURE_DSP)
     if (!std::is_constant_evaluated()) return detail::dsp::linear_rows<In, Out>(x, rows, weight.elems, bias.elems, acc);
 #endif
     for (std::size_t i = 0; i < rows; ++i) accumulate(x + i * In, acc + i * Out);
