@@ -132,26 +132,57 @@
 
 // ---- static_attention/core/detail/fp_contract.hpp --------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
-// Same bits at compile time and at run time: products that the optimiser cannot fuse.
+// Same bits at compile time and at run time: how the run-time kernels multiply and add.
 //
-// The constant evaluator rounds every product and every sum on its own. At run time a compiler
-// may contract a * b + c into one fused multiply-add, rounded once: GCC does so by default
-// (-ffp-contract=fast, even with -std=c++20), Clang within an expression (-ffp-contract=on), and
-// Clang folds llvm.fmuladd of constants as fused even for targets without FMA. Pragmas do not
-// stop it in every build (Clang's -ffp-contract=fast disregards them), so the run-time kernels
-// pass each product through an empty asm statement: the compiler must round the product to a
-// register before the add sees it. The statement emits no instruction.
+// Two kinds of arithmetic, each the same at both times:
+//   - a product rounded on its own, then added (rounded_product, multiply_add): for the
+//     element-wise code, and for the matrix kernels unless fused kernels are asked for. At run time
+//     a compiler may contract a * b + c into one fused multiply-add, rounded once: GCC does so by
+//     default (-ffp-contract=fast, even with -std=c++20), Clang within an expression
+//     (-ffp-contract=on), and Clang folds llvm.fmuladd of constants as fused even for targets
+//     without FMA. Pragmas do not stop it in every build (Clang's -ffp-contract=fast disregards
+//     them), so each product passes through an empty asm statement: the compiler must round the
+//     product to a register before the add sees it. The statement emits no instruction.
+//   - a fused multiply-add, rounded once (kernel_multiply_add where kernels_fuse<T>): the matrix
+//     kernels of builds that define STATIC_ATTENTION_FUSED_KERNELS and whose target has FMA
+//     instructions for T (x86 with __FMA__, AArch64). At run time an explicit FMA instruction (never left to
+//     contraction, so -ffp-contract=off, -O0 and -ffp-contract=fast all give it); in constant
+//     evaluation the exact emulation of exact_fma.hpp (matmul_kernel.hpp).
 //
-// STATIC_ATTENTION_FAST_FMA, defined before the first include, lets the kernels fuse again:
-// faster on cores whose adds and multiplies share ports, no longer the constant evaluator's
-// bits (the bound is in docs/accuracy.md and tests/same_bits).
+// STATIC_ATTENTION_FAST_FMA, defined before the first include, lets the rounded products fuse
+// wherever the compiler likes (the matrix kernels that do not fuse, and the element-wise and
+// attention code that rounds each product): no longer the constant evaluator's bits there (the
+// bound is in docs/accuracy.md and tests/same_bits). The kernels that fuse are unchanged.
 
 #if defined(__FAST_MATH__) && !defined(STATIC_ATTENTION_ALLOW_FAST_MATH)
 #error \
     "static_attention: -ffast-math breaks the promise that run time gives the constant evaluator's bits (it reorders sums and flushes denormals). Build without it, or define STATIC_ATTENTION_ALLOW_FAST_MATH to accept different bits."
 #endif
 
+#if defined(__GNUC__) && defined(__FMA__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && \
+    (!defined(__i386__) || !defined(__FLT_EVAL_METHOD__) || __FLT_EVAL_METHOD__ == 0)
+#define SA_DETAIL_FMA_X86 1
+#endif
+
 namespace static_attention::detail {
+
+/// True when the run-time matrix kernels for T fuse each multiply-add into one FMA instruction
+/// (and the constant evaluator computes the same FMA): builds that define
+/// STATIC_ATTENTION_FUSED_KERNELS before the first include, on x86 with FMA (-mfma,
+/// -march=x86-64-v3, -march=native on Haswell and later, AVX-512) and AArch64, with GCC or Clang.
+/// Elsewhere, and by default, each product is rounded on its own, at both times: the arithmetic
+/// of the torch and numpy references whose printed digits the book's tests reproduce (a fused
+/// build changes the last digits of a few of them) and of the host that checks the Cortex-M
+/// boards. Either way run time gives the constant evaluator's bits; fused is faster on Intel,
+/// whose cores issue a multiply and an add as two operations where an FMA is one.
+template <class T>
+inline constexpr bool kernels_fuse =
+#if defined(STATIC_ATTENTION_FUSED_KERNELS) && \
+    (defined(SA_DETAIL_FMA_X86) || (defined(__GNUC__) && defined(__aarch64__)))
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+#else
+    false;
+#endif
 
 /// True when the run-time kernels give the constant evaluator's bits (no opt-in fusion, no
 /// -ffast-math).
@@ -198,7 +229,8 @@ template <class T>
 }
 
 /// acc += a * b at run time: the product rounded on its own, or, with STATIC_ATTENTION_FAST_FMA,
-/// one expression the compiler may fuse. Works on scalars and on vector-extension types.
+/// one expression the compiler may fuse (the arithmetic of the unfused builds' kernels). Works on scalars and on
+/// vector-extension types.
 template <class T, class S>
 [[gnu::always_inline]] inline void multiply_add(T& acc, S a, T b) noexcept {
 #if defined(STATIC_ATTENTION_FAST_FMA)
@@ -208,6 +240,69 @@ template <class T, class S>
   round_here(p);
   acc += p;
 #endif
+}
+
+// fma(a, b, c) lane by lane, the vector built whole (element writes would leave GCC unsure
+// that the others are initialised).
+template <class E, class T, std::size_t... L>
+[[gnu::always_inline]] inline T fma_lanes(T a, T b, T c, std::index_sequence<L...>) noexcept {
+  if constexpr (std::is_same_v<E, float>)
+    return T{__builtin_fmaf(a[L], b[L], c[L])...};
+  else
+    return T{__builtin_fma(a[L], b[L], c[L])...};
+}
+
+/// acc = fma(a, b, acc), rounded once, by an FMA instruction (run time only; kernels_fuse<E>
+/// for the element type E of T). T is E or a vector of E (kernel_simd.hpp's vec); a is E or T.
+template <class E, class T, class S>
+[[gnu::always_inline]] inline void fused_multiply_add(T& acc, S a, T b) noexcept {
+  static_assert(kernels_fuse<E>, "fused_multiply_add is for the builds whose kernels fuse");
+  if constexpr (std::is_same_v<T, E>) {
+    if constexpr (std::is_same_v<E, float>)
+      acc = __builtin_fmaf(a, b, acc);
+    else
+      acc = __builtin_fma(a, b, acc);
+  } else {
+#if defined(__GNUC__)
+    const T av = a;  // a vector, or a scalar broadcast
+#if defined(SA_DETAIL_FMA_X86)
+    if constexpr (std::is_same_v<E, float> && sizeof(T) == 16)
+      acc = __builtin_ia32_vfmaddps(av, b, acc);
+    else if constexpr (std::is_same_v<E, double> && sizeof(T) == 16)
+      acc = __builtin_ia32_vfmaddpd(av, b, acc);
+    else if constexpr (std::is_same_v<E, float> && sizeof(T) == 32)
+      acc = __builtin_ia32_vfmaddps256(av, b, acc);
+    else if constexpr (std::is_same_v<E, double> && sizeof(T) == 32)
+      acc = __builtin_ia32_vfmaddpd256(av, b, acc);
+#if defined(__AVX512F__)
+    else if constexpr (std::is_same_v<E, float> && sizeof(T) == 64)
+#if defined(__clang__)
+      acc = __builtin_ia32_vfmaddps512_mask(av, b, acc, static_cast<unsigned short>(0xffffU), 4);
+#else
+      acc = __builtin_ia32_vfmaddps512_mask(av, b, acc, static_cast<short>(-1), 4);  // GCC's mask is a short
+#endif
+    else if constexpr (std::is_same_v<E, double> && sizeof(T) == 64)
+      acc = __builtin_ia32_vfmaddpd512_mask(av, b, acc, static_cast<unsigned char>(0xffU), 4);
+#endif
+    else
+#endif
+    {
+      // Other widths and targets: lane by lane (AArch64 and Arm: one fmla / vfma).
+      acc = fma_lanes<E>(av, b, acc, std::make_index_sequence<sizeof(T) / sizeof(E)>{});
+    }
+#endif
+  }
+}
+
+/// acc += a * b in a matrix kernel for elements E: one FMA where kernels_fuse<E>, else the
+/// product rounded on its own (multiply_add). Same arithmetic as the constant evaluator's dot
+/// products in that build (matmul_kernel.hpp).
+template <class E, class T, class S>
+[[gnu::always_inline]] inline void kernel_multiply_add(T& acc, S a, T b) noexcept {
+  if constexpr (kernels_fuse<E>)
+    fused_multiply_add<E>(acc, a, b);
+  else
+    multiply_add(acc, a, b);
 }
 
 /// a * b, rounded on its own at run time as in constant evaluation: `acc + rounded_product(a, b)`
@@ -220,6 +315,8 @@ template <class T>
 }
 
 }  // namespace static_attention::detail
+
+#undef SA_DETAIL_FMA_X86
 
 // ---- static_attention/core/shape.hpp ---------------------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
@@ -2911,7 +3008,330 @@ SA_DETAIL_MATH_END
 // SPDX-License-Identifier: BSL-1.0
 // The matmul kernels on raw row-major storage: one loop nest for the constant evaluator, one
 // register-blocked kernel for the CPU (kernel_simd.hpp). Both add the K products of each
-// output element in the same order, k = 0, 1, ..., K-1.
+// output element in the same order, k = 0, 1, ..., K-1, with the same arithmetic: fused
+// multiply-adds where the build's kernels fuse (kernels_fuse<T>, fp_contract.hpp), else each
+// product rounded on its own.
+
+// ---- static_attention/core/detail/exact_fma.hpp ----------------------------------------------
+// SPDX-License-Identifier: BSL-1.0
+// The fused multiply-add of constant evaluation: fma(a, b, c) rounded once, for float and for
+// double, with the bits an FMA instruction gives. Two users:
+//   - the normal-distribution kernels (torch_normal.hpp, reduce_welford.hpp), wherever the code
+//     they reproduce was compiled to an FMA instruction: fused<F>(a, b, c).value;
+//   - the matrix products of builds whose run-time kernels fuse (fp_contract.hpp,
+//     kernels_fuse): fma_exact(a, b, c) for every input, and the same arithmetic written into
+//     the constant-evaluation dot products of matmul_kernel.hpp.
+//
+// Constant-evaluation cost: Clang charges one step per statement and a constructor with an
+// empty body one, so fused is a class whose constructor computes the result in member
+// initialisers; bit casts are __builtin_bit_cast (std::bit_cast is a call). GCC counts
+// operations and charges member reads more than local ones, so the classes keep few members.
+//
+// FMA contraction is off throughout (GCC: optimize pragma; Clang: fp contract pragma for the
+// whole file, which covers member initialisers too), so exactly the FMAs written are fused.
+
+// ---- static_attention/core/detail/math_begin.hpp ---------------------------------------------
+// SPDX-License-Identifier: BSL-1.0
+// Opens a region of constexpr math kernels; math_end.hpp closes it. No include guard: each
+// kernel header includes both, after its other includes, so that the macros below are defined
+// only inside the region and no macro of the library is visible after a public header.
+//
+// Same bits in both worlds needs every multiply and add rounded separately. The constant
+// evaluator never fuses a*b+c, but at run time with FMA hardware Clang (-ffp-contract=on)
+// fuses within an expression and GCC (-ffp-contract=fast, even with -std=c++20) fuses
+// anywhere. Clang takes a per-function-body pragma; GCC takes an optimize pragma around the
+// definitions, which also stops GCC from inlining them into callers built with a different
+// contraction mode (so callers built with -ffp-contract=off get them inlined and vectorised).
+// Clang also keeps contraction off for the whole region (float_control, popped by math_end.hpp).
+#if defined(__clang__)
+#define SA_DETAIL_MATH_BEGIN _Pragma("float_control(push)") _Pragma("clang fp contract(off)")
+#define SA_DETAIL_MATH_END _Pragma("float_control(pop)")
+#define SA_DETAIL_NO_FP_CONTRACT _Pragma("clang fp contract(off)")
+#elif defined(__GNUC__)
+#define SA_DETAIL_MATH_BEGIN _Pragma("GCC push_options") _Pragma("GCC optimize(\"fp-contract=off\")")
+#define SA_DETAIL_MATH_END _Pragma("GCC pop_options")
+#define SA_DETAIL_NO_FP_CONTRACT
+#else
+#define SA_DETAIL_MATH_BEGIN
+#define SA_DETAIL_MATH_END
+#define SA_DETAIL_NO_FP_CONTRACT
+#endif
+SA_DETAIL_MATH_BEGIN
+
+namespace static_attention::detail {
+
+// a + b rounded to odd: s = RN(a + b) if that is exact or has an odd last bit, otherwise the
+// neighbour of s towards the exact sum (whose last bit is odd). Rounding to odd and then to
+// nearest in a narrower format, or after adding a larger term, is one correct rounding.
+[[nodiscard]] constexpr double add_round_to_odd(double a, double b) noexcept {
+  const double s = a + b, bv = s - a, e = (a - (s - bv)) + (b - bv);
+  const std::uint64_t m = __builtin_bit_cast(std::uint64_t, s);
+  return e == 0.0 || (m & 1U) != 0 ? s : __builtin_bit_cast(double, (s > 0.0) == (e > 0.0) ? m + 1 : m - 1);
+}
+
+// fma(a, b, c), rounded once: fused(a, b, c).value, for float and for double.
+template <class F>
+struct fused;
+
+/// float: a * b is exact in double (24 + 24 bits), so sum = RN(a * b + c) is one rounding,
+/// and rounding it to float is the correct result unless it lies exactly halfway between two
+/// floats (the first rounding may have made that tie) or below float's normal range; those rare
+/// cases round to odd first. Correct for every input (infinities too: the product cannot
+/// overflow in double).
+template <>
+struct fused<float> {
+  double sum;
+  float value;
+  constexpr fused(float a, float b, float c) noexcept
+      : sum(static_cast<double>(a) * static_cast<double>(b) + static_cast<double>(c)),
+        value((__builtin_bit_cast(std::uint64_t, sum) & 0x1fff'ffffU) != 0x1000'0000U &&
+                      (sum > 0x1p-126 || sum < -0x1p-126)
+                  ? static_cast<float>(sum)
+                  : static_cast<float>(
+                        add_round_to_odd(static_cast<double>(a) * static_cast<double>(b), static_cast<double>(c)))) {}
+};
+
+/// double (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms
+/// using rounding to odd", IEEE TC 2008, algorithm 5): a * b = p + pe exactly (Dekker's product
+/// on Veltkamp's halves ah + (a - ah), bh + (b - bh)), c + p = th + tl exactly (Knuth's TwoSum),
+/// then RN(th + RO(tl + pe)), the rounding to odd from a third TwoSum, tl + pe = s + se.
+/// Needs |a|, |b| < 2^995 and no underflow in the error terms or the result (fma_safe_double
+/// says when); fma_exact takes every other input.
+/// Only values read twice are members (reads of members cost GCC's evaluator more operations
+/// than recomputing a difference); the rest is recomputed.
+template <>
+struct fused<double> {
+  static constexpr double splitter = 0x1p27 + 1.0;
+  double ah, bh, p, pe, th, tl, s, se;
+  double value;
+  constexpr fused(double a, double b, double c) noexcept
+      : ah(splitter * a - (splitter * a - a)),
+        bh(splitter * b - (splitter * b - b)),
+        p(a * b),
+        pe(((ah * bh - p) + ah * (b - bh) + (a - ah) * bh) + (a - ah) * (b - bh)),
+        th(c + p),
+        tl((c - (th - (th - c))) + (p - (th - c))),
+        s(tl + pe),
+        se((tl - (s - (s - tl))) + (pe - (s - tl))),
+        value(th +
+              (se == 0.0 || (__builtin_bit_cast(std::uint64_t, s) & 1U) != 0
+                   ? s
+                   : __builtin_bit_cast(double, (s > 0.0) == (se > 0.0) ? __builtin_bit_cast(std::uint64_t, s) + 1
+                                                                        : __builtin_bit_cast(std::uint64_t, s) - 1))) {}
+};
+
+template <class F>
+fused(F, F, F) -> fused<F>;
+
+namespace fma_detail {
+
+// |x| with no call (the constant-evaluation folds use the same expression).
+template <class F>
+[[nodiscard]] constexpr F magnitude(F x) noexcept {
+  return x < 0 ? -x : x;
+}
+
+// A 128-bit unsigned integer as two halves: no __int128 (32-bit Arm has none).
+struct u128 {
+  std::uint64_t hi, lo;
+};
+
+[[nodiscard]] constexpr u128 multiply(std::uint64_t a, std::uint64_t b) noexcept {
+  const std::uint64_t a0 = a & 0xffff'ffffU, a1 = a >> 32, b0 = b & 0xffff'ffffU, b1 = b >> 32;
+  const std::uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  const std::uint64_t mid = (p00 >> 32) + (p01 & 0xffff'ffffU) + (p10 & 0xffff'ffffU);
+  return {p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32), (mid << 32) | (p00 & 0xffff'ffffU)};
+}
+
+// Index of the highest set bit (x != 0).
+[[nodiscard]] constexpr int top_bit(u128 x) noexcept {
+  std::uint64_t w = x.hi != 0 ? x.hi : x.lo;
+  int t = x.hi != 0 ? 64 : 0;
+  for (int step = 32; step > 0; step /= 2)
+    if ((w >> step) != 0) {
+      w >>= step;
+      t += step;
+    }
+  return t;
+}
+
+[[nodiscard]] constexpr u128 shift_left(u128 x, int n) noexcept {  // 0 <= n < 128
+  if (n == 0) return x;
+  if (n >= 64) return {x.lo << (n - 64), 0};
+  return {(x.hi << n) | (x.lo >> (64 - n)), x.lo << n};
+}
+
+// x >> n, and whether any of the bits shifted out was set (n >= 0).
+[[nodiscard]] constexpr u128 shift_right(u128 x, int n, bool& lost) noexcept {
+  if (n == 0) {
+    lost = false;
+    return x;
+  }
+  if (n >= 128) {
+    lost = x.hi != 0 || x.lo != 0;
+    return {0, 0};
+  }
+  if (n >= 64) {
+    const int m = n - 64;
+    lost = x.lo != 0 || (m != 0 && (x.hi << (64 - m)) != 0);
+    return {0, m == 0 ? x.hi : x.hi >> m};
+  }
+  lost = (x.lo << (64 - n)) != 0;
+  return {x.hi >> n, (x.lo >> n) | (x.hi << (64 - n))};
+}
+
+[[nodiscard]] constexpr bool less(u128 x, u128 y) noexcept { return x.hi < y.hi || (x.hi == y.hi && x.lo < y.lo); }
+
+[[nodiscard]] constexpr u128 add(u128 x, u128 y) noexcept {
+  const std::uint64_t lo = x.lo + y.lo;
+  return {x.hi + y.hi + (lo < x.lo ? 1U : 0U), lo};
+}
+
+[[nodiscard]] constexpr u128 subtract(u128 x, u128 y) noexcept {  // x >= y
+  return {x.hi - y.hi - (x.lo < y.lo ? 1U : 0U), x.lo - y.lo};
+}
+
+// A finite nonzero double as m 2^e, m an integer below 2^53.
+struct unpacked {
+  std::uint64_t m;
+  int e;
+  bool negative;
+};
+
+[[nodiscard]] constexpr unpacked unpack(double x) noexcept {
+  const std::uint64_t u = __builtin_bit_cast(std::uint64_t, x);
+  const int field = static_cast<int>((u >> 52) & 0x7ffU);
+  const std::uint64_t frac = u & 0x000f'ffff'ffff'ffffU;
+  return {field == 0 ? frac : frac | 0x0010'0000'0000'0000U, (field == 0 ? 1 : field) - 1075, (u >> 63) != 0};
+}
+
+// (-1)^negative sum 2^e (sum != 0) rounded to the nearest double, ties to even; subnormal and
+// overflowing results included.
+[[nodiscard]] constexpr double round_to_double(u128 sum, int e, bool negative) noexcept {
+  const int t = top_bit(sum);
+  const int top = t + e;  // sum 2^e lies in [2^top, 2^(top + 1))
+  const std::uint64_t sign = negative ? 0x8000'0000'0000'0000U : 0U;
+  if (top > 1023) return __builtin_bit_cast(double, sign | 0x7ff0'0000'0000'0000U);
+  const bool normal = top >= -1022;
+  const int drop = normal ? t - 52 : -1074 - e;  // bits below the result's last place
+  std::uint64_t m = 0;
+  if (drop <= 0) {
+    m = shift_left(sum, -drop).lo;
+  } else {
+    bool below_half = false;
+    bool lost = false;
+    const u128 kept = shift_right(sum, drop, lost);
+    const u128 half_and_below = shift_right(sum, drop - 1, below_half);
+    const bool half = (half_and_below.lo & 1U) != 0;
+    m = kept.lo;
+    if (half && (below_half || (m & 1U) != 0)) ++m;
+  }
+  // Normal: m in [2^52, 2^53]; a carry to 2^53 moves into the exponent (and to infinity).
+  // Subnormal: the exponent field is 0, or 1 if rounding reached the smallest normal.
+  const std::uint64_t body = normal ? (static_cast<std::uint64_t>(top + 1022) << 52) + m : m;
+  return __builtin_bit_cast(double, sign | body);
+}
+
+}  // namespace fma_detail
+
+/// fma(a, b, c) rounded once, for every input: exact integer arithmetic on the significands
+/// (double), fused<float> (float). The slow path of the constant-evaluation kernels, for the
+/// inputs their fast arithmetic does not cover (infinities, zeros, huge or tiny magnitudes).
+[[nodiscard]] constexpr double fma_exact(double a, double b, double c) noexcept {
+  using namespace fma_detail;
+  constexpr double max = 0x1.fffffffffffffp1023;
+  if (!(magnitude(a) <= max) || !(magnitude(b) <= max)) return a * b + c;  // the product is exact
+  if (!(magnitude(c) <= max)) return c;                                    // a finite product
+  if (a == 0 || b == 0) return a * b + c;                                  // an exact zero product
+  const unpacked ua = unpack(a), ub = unpack(b);
+  const bool product_negative = ua.negative != ub.negative;
+  u128 product = multiply(ua.m, ub.m);
+  int product_e = ua.e + ub.e;
+  if (c == 0) return round_to_double(product, product_e, product_negative);
+  const unpacked uc = unpack(c);
+  u128 addend{0, uc.m};
+  int addend_e = uc.e;
+  // Both with their top bit at 125: the product's lowest bit then sits at 20 or above, the
+  // addend's at 73, and a carry fits in bit 126.
+  const int product_shift = 125 - top_bit(product), addend_shift = 125 - top_bit(addend);
+  product = shift_left(product, product_shift);
+  product_e -= product_shift;
+  addend = shift_left(addend, addend_shift);
+  addend_e -= addend_shift;
+  const bool product_larger = product_e > addend_e || (product_e == addend_e && !less(product, addend));
+  const u128 big = product_larger ? product : addend;
+  const int big_e = product_larger ? product_e : addend_e;
+  const bool big_negative = product_larger ? product_negative : uc.negative;
+  bool lost = false;
+  u128 small = shift_right(product_larger ? addend : product, big_e - (product_larger ? addend_e : product_e), lost);
+  // Bits shifted out (only when the operands are more than 20 places apart, so the result
+  // keeps at least 124 bits) leave a sticky bit far below the rounding position.
+  if (lost) small.lo |= 1U;
+  if (big_negative == (product_larger ? uc.negative : product_negative))
+    return round_to_double(add(big, small), big_e, big_negative);
+  const u128 difference = subtract(big, small);
+  if (difference.hi == 0 && difference.lo == 0) return 0.0;  // exact cancellation: +0
+  return round_to_double(difference, big_e, big_negative);
+}
+
+[[nodiscard]] constexpr float fma_exact(float a, float b, float c) noexcept { return fused<float>(a, b, c).value; }
+
+/// The inputs for which fused<double> is exact and GCC folds __builtin_fma: |a|, |b| <= 2^900,
+/// 2^-900 <= |a b| <= 2^1000, |c| <= 2^1000 (p = RN(a b)). The exact result is then 0 or at
+/// least 2^-1006 (every term is a multiple of 2^-1006 or far below a b), never subnormal, and
+/// finite; every error term of the emulation is representable.
+[[nodiscard]] constexpr bool fma_safe_double(double a, double b, double p, double c) noexcept {
+  using fma_detail::magnitude;
+  return magnitude(a) <= 0x1p900 && magnitude(b) <= 0x1p900 && magnitude(p) >= 0x1p-900 && magnitude(p) <= 0x1p1000 &&
+         magnitude(c) <= 0x1p1000;
+}
+
+/// Float's counterpart for GCC's __builtin_fmaf: 2^-77 <= |a b| <= 2^100, |c| <= 2^100 (the
+/// exact result is 0 or a normal float).
+[[nodiscard]] constexpr bool fma_safe_float(float p, float c) noexcept {
+  using fma_detail::magnitude;
+  return magnitude(p) >= 0x1p-77F && magnitude(p) <= 0x1p100F && magnitude(c) <= 0x1p100F;
+}
+
+/// fma(a, b, c) in constant evaluation, for every input, by the cheapest exact route: GCC's
+/// own folding of __builtin_fma where it folds (finite operands, a normal or zero result),
+/// Clang's fused<F> emulation, fma_exact elsewhere.
+template <class F>
+[[nodiscard]] constexpr F fma_constexpr(F a, F b, F c) noexcept {
+  const F p = a * b;
+  if (a == 0 || b == 0) return p + c;  // the product is an exact zero (or a NaN)
+  if constexpr (sizeof(F) == sizeof(float)) {
+#if defined(__GNUC__) && !defined(__clang__)
+    if (fma_safe_float(p, c)) return __builtin_fmaf(a, b, c);
+#endif
+    return fused<float>(a, b, c).value;
+  } else {
+    if (fma_safe_double(a, b, p, c)) {
+#if defined(__GNUC__) && !defined(__clang__)
+      return __builtin_fma(a, b, c);
+#else
+      return fused<double>(a, b, c).value;
+#endif
+    }
+    return fma_exact(a, b, c);
+  }
+}
+
+namespace torch_normal {
+// The normal kernels' names for the one implementation.
+using ::static_attention::detail::add_round_to_odd;
+using ::static_attention::detail::fused;
+}  // namespace torch_normal
+
+}  // namespace static_attention::detail
+
+// ---- static_attention/core/detail/math_end.hpp -----------------------------------------------
+// SPDX-License-Identifier: BSL-1.0
+// Closes the region math_begin.hpp opened, and forgets its macros.
+SA_DETAIL_MATH_END
+#undef SA_DETAIL_MATH_BEGIN
+#undef SA_DETAIL_MATH_END
+#undef SA_DETAIL_NO_FP_CONTRACT
 
 // ---- static_attention/core/detail/kernel_simd.hpp --------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
@@ -2919,7 +3339,9 @@ SA_DETAIL_MATH_END
 // extensions. Never used in constant evaluation (see matmul_kernel.hpp); no heap.
 //
 // Every output element is the sum of its K products taken in order k = 0, 1, ..., K-1, each
-// product rounded on its own (fp_contract.hpp): the constant evaluator's bits. Blocking is over
+// step acc = fma(a_k, b_k, acc) rounded once where kernels_fuse<T>, else the product rounded on
+// its own and then added (kernel_multiply_add, fp_contract.hpp): in both, the constant
+// evaluator's bits in that build (matmul_kernel.hpp). Blocking is over
 // rows and columns; where it is over k (gemm_packed, matmul_abt's panels), a block starts from
 // the partial sums already in out, which keeps the order.
 
@@ -2989,6 +3411,14 @@ struct vec_of {
 template <class T, std::size_t W>
 using vec = typename vec_of<T, W>::type;
 
+// vec<T, W> to read elements of T in place (as x86's intrinsics read through __m128 pointers).
+template <class T, std::size_t W>
+struct unaligned_vec_of {
+  typedef T type __attribute__((vector_size(W * sizeof(T)), __may_alias__, __aligned__(alignof(T))));
+};
+template <class T, std::size_t W>
+using unaligned_vec = typename unaligned_vec_of<T, W>::type;
+
 // out[MR x NV*W] (+)= a[MR x K] . b[K x NV*W], with row strides LDA, LDB, LDC. The MR x NV
 // accumulators stay in registers; per k, NV loads of b and MR broadcasts of a feed MR*NV
 // independent multiplies and adds. Acc: start from out's values instead of zeros.
@@ -3007,7 +3437,7 @@ template <class T, std::size_t W, std::size_t MR, std::size_t NV, std::size_t K,
         __builtin_memcpy(&bv[v], b + k * LDB + v * W, sizeof(V));
     STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r) {
       const V av = a[r * LDA + k] - V{};  // a broadcast: x - (+0) is x, even for -0
-      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v) multiply_add(acc[r][v], av, bv[v]);
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t v = 0; v < NV; ++v) kernel_multiply_add<T>(acc[r][v], av, bv[v]);
     }
   }
   STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t r = 0; r < MR; ++r)
@@ -3027,14 +3457,151 @@ template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, 
 
 // Rows of out narrower than a vector: G rows of N < NW columns per vector of NW lanes when they
 // are contiguous (LDC == N), else one row per vector; lane L is row L / N, column L % N, and
-// lanes past G N compute zeros that are never stored. NG such vectors (NG G rows) advance
-// together: independent sums, one vector of b for all. The vectors of a and b are gathered
-// lane by lane (the compiler turns that into broadcasts and shuffles).
+// lanes past G N compute values that are never stored. NG such vectors (NG G rows) advance
+// together: independent sums, one vector of b for all, k = 0, 1, ... in every lane.
+//
+// Small blocks (a's G rows contiguous, one to two vectors long, K <= 16) load a's rows as two
+// vectors, the first and the last W elements (overlapping, never past the block), and take each
+// k's column with one constant two-vector shuffle; b's row k is one broadcast from memory when N
+// is a power of two: per k one shuffle, one load and one FMA a vector. Otherwise the vectors are
+// gathered lane by lane (the compiler's broadcasts, inserts and shuffles).
+// Blocks of two vectors only with AVX-512, whose two-source permutes (vpermt2ps/pd) take one
+// instruction per k where AVX2 needs three.
+template <class T, std::size_t G, std::size_t K, std::size_t LDA, std::size_t W>
+inline constexpr bool narrow_by_shuffles =
+    (G == 1 || LDA == K) && K <= 16 && W <= G* K&& G* K <= (vector_registers >= 32 ? 2 * W : W);
+
+// Else, with AVX (G rows of a to a vector, up to 4): each k's vector of a is G broadcasts from
+// memory (loads) merged by G - 1 blends, which any of three ports executes, where the gathered
+// form's inserts and shuffles all wait for the one shuffle port.
+template <class T, std::size_t G, std::size_t K, std::size_t LDA, std::size_t W>
+inline constexpr bool narrow_by_blends = !narrow_by_shuffles<T, G, K, LDA, W> && native_bytes >= 32 && G > 1 && G <= 4;
+
+// Lanes of rows [0, r] from acc, the others from next (a blend with a constant mask).
+// (GCC 12 turns some of these blends into vperm2f128 or vshufps, on the shuffle port: it gets
+// x86's blend instructions by name.)
+template <std::size_t N, std::size_t r, class V, std::size_t... L>
+[[gnu::always_inline]] inline V blend_row(V acc, V next, std::index_sequence<L...>) noexcept {
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__)) && defined(__AVX__)
+  constexpr int mask = ((L / N < r ? 0 : 1 << L) | ...);
+  if constexpr (sizeof(V) == 32 && sizeof(acc[0]) == 4)
+    return __builtin_ia32_blendps256(acc, next, mask);
+  else if constexpr (sizeof(V) == 32 && sizeof(acc[0]) == 8)
+    return __builtin_ia32_blendpd256(acc, next, mask);
+  else if constexpr (sizeof(V) == 16 && sizeof(acc[0]) == 4)
+    return __builtin_ia32_blendps(acc, next, mask);
+  else if constexpr (sizeof(V) == 16 && sizeof(acc[0]) == 8)
+    return __builtin_ia32_blendpd(acc, next, mask);
+  else
+#endif
+    return __builtin_shufflevector(acc, next, (L / N < r ? L : sizeof...(L) + L)...);
+}
+
+// A broadcast of x that stays one (the optimiser would merge the broadcasts of rows_across back
+// into the permutes of the gathered form).
+template <class V, class T>
+[[gnu::always_inline]] inline V broadcast(T x) noexcept {
+  V v = x - V{};  // x - (+0) is x, even for -0
+  round_here(v);
+  return v;
+}
+
+// Lane L: a[(L / N) LDA + k], the rows' broadcasts blended (the rows past G hold row G - 1).
+template <class T, std::size_t N, std::size_t LDA, class V, std::size_t... L, std::size_t... Rs>
+[[gnu::always_inline]] inline V rows_across(const T* a, std::size_t k, std::index_sequence<L...> lanes,
+                                            std::index_sequence<0, Rs...>) noexcept {
+  V av = broadcast<V>(a[k]);
+  ((av = blend_row<N, Rs>(av, broadcast<V>(a[Rs * LDA + k]), lanes)), ...);
+  return av;
+}
+
+// The lane of (lo, hi) that holds element e of a block of n elements: lo holds [0, W), hi
+// holds [n - W, n).
+template <std::size_t W, std::size_t n>
+constexpr std::size_t block_lane(std::size_t e) noexcept {
+  return e < W ? e : W + (e - (n - W));
+}
+
+template <std::size_t N>
+inline constexpr bool power_of_two = N != 0 && (N & (N - 1)) == 0;
+
+template <std::size_t... I>
+[[gnu::always_inline]] inline vec<double, sizeof...(I)> splat(double d, std::index_sequence<I...>) noexcept {
+  return vec<double, sizeof...(I)>{(static_cast<void>(I), d)...};
+}
+
+// Lane L of b's row k: b[k LDB + L % N], a broadcast of the row from memory when N is a power of
+// two. Clang finds the broadcast in the shuffle; GCC 12 builds the 16- and 32-byte ones through
+// the stack, so it gets x86's broadcast instructions by name (8 bytes: a broadcast of one double).
+template <class T, std::size_t N, std::size_t used, class V, std::size_t... L>
+[[gnu::always_inline]] inline V row_across(const T* row, std::index_sequence<L...>) noexcept {
+  constexpr std::size_t W = sizeof...(L);
+  if constexpr (power_of_two<N> && N < W) {
+    vec<T, N> r;
+    __builtin_memcpy(&r, row, sizeof(r));
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__)) && defined(__AVX__)
+    constexpr std::size_t row_bytes = N * sizeof(T);
+    constexpr std::size_t bytes = W * sizeof(T);
+    if constexpr (row_bytes == 8) {
+      double d;
+      __builtin_memcpy(&d, row, 8);
+      const vec<double, bytes / 8> x = splat(d, std::make_index_sequence<bytes / 8>{});  // no arithmetic: any bits
+      V out;
+      __builtin_memcpy(&out, &x, bytes);
+      return out;
+    }
+#if defined(__AVX512F__)
+    else if constexpr (bytes == 64 && row_bytes == 16 && std::is_same_v<T, float>)
+      return __builtin_ia32_broadcastf32x4_512(r, V{}, static_cast<unsigned short>(0xFFFF));
+    else if constexpr (bytes == 64 && row_bytes == 32 && std::is_same_v<T, double>)
+      return __builtin_ia32_broadcastf64x4_512(r, V{}, static_cast<unsigned char>(0xFF));
+#if defined(__AVX512DQ__)
+    else if constexpr (bytes == 64 && row_bytes == 16 && std::is_same_v<T, double>)
+      return __builtin_ia32_broadcastf64x2_512_mask(r, V{}, static_cast<unsigned char>(0xFF));
+    else if constexpr (bytes == 64 && row_bytes == 32 && std::is_same_v<T, float>)
+      return __builtin_ia32_broadcastf32x8_512_mask(r, V{}, static_cast<unsigned short>(0xFFFF));
+#endif
+#endif
+    else if constexpr (bytes == 32 && row_bytes == 16 && std::is_same_v<T, float>)
+      return __builtin_ia32_vbroadcastf128_ps256(reinterpret_cast<const unaligned_vec<T, N>*>(row));
+    else if constexpr (bytes == 32 && row_bytes == 16 && std::is_same_v<T, double>)
+      return __builtin_ia32_vbroadcastf128_pd256(reinterpret_cast<const unaligned_vec<T, N>*>(row));
+    else
+#endif
+      return __builtin_shufflevector(r, r, (L % N)...);
+  } else {
+    return V{(L < used ? row[L % N] : T{})...};
+  }
+}
+
+// One k of the small-block form: acc[g] += column k of a's block g (lane L: row L / N) times b's
+// row k across the lanes.
+template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDB, std::size_t k, class V,
+          std::size_t... L>
+[[gnu::always_inline]] inline void narrow_step(V (&acc)[NG], const V (&lo)[NG], const V (&hi)[NG], const T* b,
+                                               std::index_sequence<L...> lanes) noexcept {
+  constexpr std::size_t used = G * N;
+  constexpr std::size_t W = sizeof...(L);
+  const V bv = row_across<T, N, used, V>(b + k * LDB, lanes);
+  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+    const V av = __builtin_shufflevector(lo[g], hi[g], block_lane<W, G * K>(L < used ? (L / N) * K + k : 0)...);
+    kernel_multiply_add<T>(acc[g], av, bv);
+  }
+}
+
+template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDB, class V,
+          std::size_t... L, std::size_t... Ks>
+[[gnu::always_inline]] inline void narrow_steps(V (&acc)[NG], const V (&lo)[NG], const V (&hi)[NG], const T* b,
+                                                std::index_sequence<L...> lanes, std::index_sequence<Ks...>) noexcept {
+  (narrow_step<T, G, NG, K, N, LDB, Ks>(acc, lo, hi, b, lanes), ...);  // k = 0, 1, ... in order
+}
+
 template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc, std::size_t... L>
-[[gnu::always_inline]] inline void narrow(const T* a, const T* b, T* out, std::index_sequence<L...>) noexcept {
+[[gnu::always_inline]] inline void narrow(const T* a, const T* b, T* out, std::index_sequence<L...> lanes) noexcept {
   static_assert(G == 1 || LDC == N, "several rows to a vector only when they are contiguous");
-  using V = vec<T, sizeof...(L)>;
+  constexpr std::size_t W = sizeof...(L);
+  using V = vec<T, W>;
   constexpr std::size_t used = G * N;
   V acc[NG] = {};
   if constexpr (Acc) {
@@ -3042,11 +3609,29 @@ template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, 
       acc[g] = V{(L < used ? out[(g * G + L / N) * LDC + L % N] : T{})...};
     }
   }
-  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t k = 0; k < K; ++k) {
-    const V bv = {(L < used ? b[k * LDB + L % N] : T{})...};
+  if constexpr (narrow_by_shuffles<T, G, K, LDA, W>) {
+    V lo[NG];
+    V hi[NG];
     STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
-      const V av = {(L < used ? a[(g * G + L / N) * LDA + k] : T{})...};
-      multiply_add(acc[g], av, bv);
+      __builtin_memcpy(&lo[g], a + g * G * LDA, sizeof(V));
+      __builtin_memcpy(&hi[g], a + g * G * LDA + (G * K - W), sizeof(V));
+    }
+    narrow_steps<T, G, NG, K, N, LDB>(acc, lo, hi, b, lanes, std::make_index_sequence<K>{});
+  } else if constexpr (narrow_by_blends<T, G, K, LDA, W>) {
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t k = 0; k < K; ++k) {
+      const V bv = row_across<T, N, used, V>(b + k * LDB, lanes);
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+        const V av = rows_across<T, N, LDA, V>(a + g * G * LDA, k, lanes, std::make_index_sequence<G>{});
+        kernel_multiply_add<T>(acc[g], av, bv);
+      }
+    }
+  } else {
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t k = 0; k < K; ++k) {
+      const V bv = {(L < used ? b[k * LDB + L % N] : T{})...};
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+        const V av = {(L < used ? a[(g * G + L / N) * LDA + k] : T{})...};
+        kernel_multiply_add<T>(acc[g], av, bv);
+      }
     }
   }
   STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
@@ -3056,6 +3641,14 @@ template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, 
 
 // All R rows of N columns with vectors of NW lanes, G rows per vector, up to four vectors at a
 // time; then the remaining whole vectors, then a last partial one.
+// The lanes of the narrowest vector (16 bytes at least, NW at most) that holds n elements.
+template <class T, std::size_t NW>
+constexpr std::size_t tail_lanes(std::size_t n) noexcept {
+  std::size_t lanes = min_lanes<T>;
+  while (lanes < n && lanes < NW) lanes *= 2;
+  return lanes;
+}
+
 template <class T, std::size_t NW, std::size_t R, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc>
 [[gnu::always_inline]] inline void narrow_rows(const T* a, const T* b, T* out) noexcept {
@@ -3069,7 +3662,11 @@ template <class T, std::size_t NW, std::size_t R, std::size_t K, std::size_t N, 
   constexpr std::size_t groups = (R - full) / G;
   constexpr std::size_t rest = full + groups * G;
   if constexpr (groups > 0) narrow<T, G, groups, K, N, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC, seq{});
-  if constexpr (rest < R) narrow<T, R - rest, 1, K, N, LDA, LDB, LDC, Acc>(a + rest * LDA, b, out + rest * LDC, seq{});
+  // The last rows, fewer than G, in the narrowest vector that holds them.
+  constexpr std::size_t tail = tail_lanes<T, NW>((R - rest) * N);
+  if constexpr (rest < R)
+    narrow<T, R - rest, 1, K, N, LDA, LDB, LDC, Acc>(a + rest * LDA, b, out + rest * LDC,
+                                                     std::make_index_sequence<tail>{});
 }
 
 // Columns [J, C) of out with vectors of W lanes: panels of up to max_nv vectors, then the
@@ -3087,8 +3684,9 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
       for (std::size_t p = 0; p < panels; ++p)
         panel<T, W, nv, R, K, LDA, LDB, LDC, Acc>(a, b + J + p * step, out + J + p * step);
       columns<T, W, J + panels * step, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
-    } else if constexpr (J == 0 && LDC == C && C <= W / 2 && R * C % W == 0) {
-      // Narrow, contiguous rows filling whole vectors: several rows per vector.
+    } else if constexpr (J == 0 && LDC == C && C <= W / 2 && (R * C % W == 0 || 2 * R * C > W)) {
+      // Narrow, contiguous rows filling more than half a vector: several rows per vector (the chapter's 6x2 output in
+      // 16 float lanes; in double, 8 and 4).
       narrow_rows<T, W, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     } else if constexpr (W > min_lanes<T>) {
       columns<T, W / 2, J, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
@@ -3172,13 +3770,14 @@ inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexce
         V acc;
         __builtin_memcpy(&acc, o, sizeof(V));
         STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t q = 0; q < KB; ++q)
-            multiply_add(acc, a[r * LDA + k + q] - V{}, bv[q]);
+            kernel_multiply_add<T>(acc, a[r * LDA + k + q] - V{}, bv[q]);
         __builtin_memcpy(o, &acc, sizeof(V));
       }
     }
     for (std::size_t r = 0; r < R; ++r)
       for (std::size_t j = vectors * W; j < width; ++j)
-        for (std::size_t q = 0; q < KB; ++q) multiply_add(out[r * LDC + j], a[r * LDA + k + q], b[(k + q) * LDB + j]);
+        for (std::size_t q = 0; q < KB; ++q)
+          kernel_multiply_add<T>(out[r * LDC + j], a[r * LDA + k + q], b[(k + q) * LDB + j]);
   }
   for (std::size_t k = k_full; k < K; ++k)
     for (std::size_t r = 0; r < R; ++r) {
@@ -3189,10 +3788,10 @@ inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexce
         V bv;
         __builtin_memcpy(&acc, o + v * W, sizeof(V));
         __builtin_memcpy(&bv, b + k * LDB + v * W, sizeof(V));
-        multiply_add(acc, av, bv);
+        kernel_multiply_add<T>(acc, av, bv);
         __builtin_memcpy(o + v * W, &acc, sizeof(V));
       }
-      for (std::size_t j = vectors * W; j < width; ++j) multiply_add(o[j], a[r * LDA + k], b[k * LDB + j]);
+      for (std::size_t j = vectors * W; j < width; ++j) kernel_multiply_add<T>(o[j], a[r * LDA + k], b[k * LDB + j]);
     }
 }
 
@@ -3247,7 +3846,7 @@ inline void gemm(const T* a, const T* b, T* out) noexcept {
     for (std::size_t k = 0; k < K; ++k) {
       const T aik = a[i * LDA + k];
       const T* bk = b + k * LDB;
-      for (std::size_t j = 0; j < C; ++j) multiply_add(o[j], aik, bk[j]);
+      for (std::size_t j = 0; j < C; ++j) kernel_multiply_add<T>(o[j], aik, bk[j]);
     }
   }
 }
@@ -3311,6 +3910,17 @@ namespace ce {
 // left to right (the loop's order), with the strides as template arguments so every index is
 // a constant: about 1/64 step per product on Clang instead of 1, and about 20 operations per
 // product on GCC instead of about 38 (measured with GCC 12; see docs/performance.md).
+//
+// Three arithmetics, as the build's run-time kernels compute (fp_contract.hpp, kernels_fuse):
+//   unfused:  acc + a_k b_k, the product rounded on its own;
+//   fused:    acc = fma(a_k, b_k, acc) for every input: on GCC the library's fma_constexpr, a
+//             call per product; on Clang the same emulation written into the fold (fused<F> of
+//             exact_fma.hpp, no statement per product), with a call only for the rare inputs
+//             it does not cover (fma_exact);
+//   nested:   GCC only, when scan_safe says every product of the matrices folds: __builtin_fma
+//             calls nested eight deep (about one operation per product more than unfused).
+enum class arithmetic { unfused, fused, nested };
+
 inline constexpr std::size_t fold_chunk = 64;
 
 // acc + a[0] b[0] + a[SA] b[SB] + ... over the chunk, left to right.
@@ -3319,21 +3929,166 @@ constexpr T dot_chunk(T acc, const T* a, const T* b, std::index_sequence<Ks...>)
   return (acc + ... + (a[Ks * SA] * b[Ks * SB]));
 }
 
-// sum over k < K of a[k SA] b[k SB], in order of k.
-template <class T, std::size_t K, std::size_t SA, std::size_t SB>
+#if defined(__clang__)
+// fma(a[k SA], b[k SB], acc) for each k in order, as fused<F> computes it.
+template <std::size_t SA, std::size_t SB, std::size_t... Ks>
+constexpr float fma_chunk(float acc, const float* a, const float* b, std::index_sequence<Ks...>) noexcept {
+  float x = 0, y = 0;
+  // s = RN(p + c), p = x y exact in double; a tie of float's rounding is resolved as
+  // add_round_to_odd does (e: the error of s), inline; a sum below float's normal range calls
+  // fused<float>.
+  double p = 0, c = 0, s = 0, e = 0;
+  ((x = a[Ks * SA], y = b[Ks * SB], p = static_cast<double>(x) * static_cast<double>(y), c = acc, s = p + c,
+    acc = !(s >= 0x1p-126 || s <= -0x1p-126 || s == 0) ? fused<float>(x, y, acc).value
+          : (__builtin_bit_cast(std::uint64_t, s) & 0x1fff'ffffU) != 0x1000'0000U
+              ? static_cast<float>(s)
+              : (e = (p - (s - (s - p))) + (c - (s - p)),
+                 static_cast<float>(e == 0.0
+                                        ? s
+                                        : __builtin_bit_cast(double, (s > 0.0) == (e > 0.0)
+                                                                         ? __builtin_bit_cast(std::uint64_t, s) + 1
+                                                                         : __builtin_bit_cast(std::uint64_t, s) - 1)))),
+   ...);
+  return acc;
+}
+
+template <std::size_t SA, std::size_t SB, std::size_t... Ks>
+constexpr double fma_chunk(double acc, const double* a, const double* b, std::index_sequence<Ks...>) noexcept {
+  constexpr double splitter = fused<double>::splitter;
+  double x = 0, y = 0, p = 0, ah = 0, bh = 0, pe = 0, th = 0, tl = 0, s = 0, se = 0;
+  // fma_safe_double and fused<double>, written out: a call would cost a step per product.
+  ((x = a[Ks * SA], y = b[Ks * SB], p = x * y,
+    acc = x == 0 || y == 0 ? p + acc
+          : !((x < 0 ? -x : x) <= 0x1p900 && (y < 0 ? -y : y) <= 0x1p900 && (p < 0 ? -p : p) >= 0x1p-900 &&
+              (p < 0 ? -p : p) <= 0x1p1000 && (acc < 0 ? -acc : acc) <= 0x1p1000)
+              ? fma_exact(x, y, acc)
+              : (ah = splitter * x - (splitter * x - x), bh = splitter * y - (splitter * y - y),
+                 pe = ((ah * bh - p) + ah * (y - bh) + (x - ah) * bh) + (x - ah) * (y - bh), th = acc + p,
+                 tl = (acc - (th - (th - acc))) + (p - (th - acc)), s = tl + pe,
+                 se = (tl - (s - (s - tl))) + (pe - (s - tl)),
+                 th + (se == 0.0 || (__builtin_bit_cast(std::uint64_t, s) & 1U) != 0
+                           ? s
+                           : __builtin_bit_cast(double, (s > 0.0) == (se > 0.0)
+                                                            ? __builtin_bit_cast(std::uint64_t, s) + 1
+                                                            : __builtin_bit_cast(std::uint64_t, s) - 1)))),
+   ...);
+  return acc;
+}
+#else
+template <std::size_t SA, std::size_t SB, class T, std::size_t... Ks>
+constexpr T fma_chunk(T acc, const T* a, const T* b, std::index_sequence<Ks...>) noexcept {
+  ((acc = fma_constexpr(a[Ks * SA], b[Ks * SB], acc)), ...);
+  return acc;
+}
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+// Products 8 G .. 8 G + 7 for each G in Gs, then products First + Ks: __builtin_fma nested
+// eight deep, the assignment once per eight products. Only where every call folds (scan_safe).
+#define SA_DETAIL_FMA_STEP(fma, i) fma(a[(8 * Gs + (i)) * SA], b[(8 * Gs + (i)) * SB],
+#define SA_DETAIL_FMA_EIGHT(fma)                                                                                   \
+  ((acc = SA_DETAIL_FMA_STEP(fma, 7) SA_DETAIL_FMA_STEP(fma, 6) SA_DETAIL_FMA_STEP(fma, 5)                          \
+       SA_DETAIL_FMA_STEP(fma, 4) SA_DETAIL_FMA_STEP(fma, 3) SA_DETAIL_FMA_STEP(fma, 2) SA_DETAIL_FMA_STEP(fma, 1) \
+           SA_DETAIL_FMA_STEP(fma, 0) acc))))))))),                                                                 \
+   ...)
+template <class T, std::size_t SA, std::size_t SB, std::size_t First, std::size_t... Gs, std::size_t... Ks>
+constexpr T nested_chunk(T acc, const T* a, const T* b, std::index_sequence<Gs...>,
+                         std::index_sequence<Ks...>) noexcept {
+  if constexpr (std::is_same_v<T, float>) {
+    if constexpr (sizeof...(Gs) > 0) SA_DETAIL_FMA_EIGHT(__builtin_fmaf);
+    ((acc = __builtin_fmaf(a[(First + Ks) * SA], b[(First + Ks) * SB], acc)), ...);
+  } else {
+    if constexpr (sizeof...(Gs) > 0) SA_DETAIL_FMA_EIGHT(__builtin_fma);
+    ((acc = __builtin_fma(a[(First + Ks) * SA], b[(First + Ks) * SB], acc)), ...);
+  }
+  return acc;
+}
+#undef SA_DETAIL_FMA_EIGHT
+#undef SA_DETAIL_FMA_STEP
+
+// Smallest nonzero and largest magnitude of p[0 .. n) in lo and hi (hi: NaN if any is NaN).
+template <class T, std::size_t... I>
+constexpr void scan_chunk(const T* p, T& lo, T& hi, std::index_sequence<I...>) noexcept {
+  T m = 0;
+  ((m = p[I] < 0 ? -p[I] : p[I], lo = m != 0 && m < lo ? m : lo, hi = m > hi || m != m ? m : hi), ...);
+}
+
+template <class T, std::size_t N>
+constexpr void scan(const T* p, T& lo, T& hi) noexcept {
+  constexpr std::size_t full = N / fold_chunk;
+  for (std::size_t c = 0; c < full; ++c)
+    scan_chunk<T>(p + c * fold_chunk, lo, hi, std::make_index_sequence<fold_chunk>{});
+  if constexpr (full * fold_chunk < N)
+    scan_chunk<T>(p + full * fold_chunk, lo, hi, std::make_index_sequence<N - full * fold_chunk>{});
+}
+
+/// Whether every fma of a product of a (NA elements) and b (NB), K terms a dot, folds in GCC:
+/// finite elements, every nonzero |a_ik b_kj| >= 2^-77 (float; 2^-900 double) and
+/// K max|a| max|b| <= 2^100 (2^1000). Then every partial sum is 0 or normal, and finite
+/// (fma_safe_float, fma_safe_double).
+template <class T, std::size_t K, std::size_t NA, std::size_t NB>
+constexpr bool scan_safe(const T* a, const T* b) noexcept {
+  constexpr T inf = std::numeric_limits<T>::infinity();
+  T lo_a = inf, hi_a = 0, lo_b = inf, hi_b = 0;
+  scan<T, NA>(a, lo_a, hi_a);
+  scan<T, NB>(b, lo_b, hi_b);
+  constexpr T low = std::is_same_v<T, float> ? static_cast<T>(0x1p-77) : static_cast<T>(0x1p-900);
+  constexpr T high = std::is_same_v<T, float> ? static_cast<T>(0x1p100) : static_cast<T>(0x1p1000);
+  return lo_a * lo_b >= low && hi_a * hi_b * static_cast<T>(K) <= high;
+}
+#endif
+
+template <class T, arithmetic A, std::size_t SA, std::size_t SB, std::size_t First, std::size_t N>
+constexpr T chunk(T acc, const T* a, const T* b) noexcept {
+  if constexpr (A == arithmetic::unfused) {
+    return dot_chunk<T, SA, SB>(acc, a + First * SA, b + First * SB, std::make_index_sequence<N>{});
+  } else if constexpr (A == arithmetic::fused) {
+    return fma_chunk<SA, SB>(acc, a + First * SA, b + First * SB, std::make_index_sequence<N>{});
+  } else {
+#if defined(__GNUC__) && !defined(__clang__)
+    return nested_chunk<T, SA, SB, N / 8 * 8>(acc, a + First * SA, b + First * SB, std::make_index_sequence<N / 8>{},
+                                              std::make_index_sequence<N % 8>{});
+#else
+    return acc;
+#endif
+  }
+}
+
+// sum over k < K of a[k SA] b[k SB], in order of k, in arithmetic A.
+template <class T, arithmetic A, std::size_t K, std::size_t SA, std::size_t SB>
 constexpr T dot(const T* a, const T* b) noexcept {
   if constexpr (K <= fold_chunk) {
-    return dot_chunk<T, SA, SB>(T{}, a, b, std::make_index_sequence<K>{});
+    return chunk<T, A, SA, SB, 0, K>(T{}, a, b);
   } else {
     constexpr std::size_t full = K / fold_chunk;
     T acc{};
     for (std::size_t c = 0; c < full; ++c)
-      acc = dot_chunk<T, SA, SB>(acc, a + c * fold_chunk * SA, b + c * fold_chunk * SB,
-                                 std::make_index_sequence<fold_chunk>{});
-    if constexpr (full * fold_chunk < K)
-      acc = dot_chunk<T, SA, SB>(acc, a + full * fold_chunk * SA, b + full * fold_chunk * SB,
-                                 std::make_index_sequence<K - full * fold_chunk>{});
+      acc = chunk<T, A, SA, SB, 0, fold_chunk>(acc, a + c * fold_chunk * SA, b + c * fold_chunk * SB);
+    if constexpr (full * fold_chunk < K) acc = chunk<T, A, SA, SB, full * fold_chunk, K - full * fold_chunk>(acc, a, b);
     return acc;
+  }
+}
+
+// out (R x C) = a (R x K) . b, b's element (k, j) at b[k SB + j SJ], in arithmetic A.
+template <class T, arithmetic A, std::size_t R, std::size_t K, std::size_t C, std::size_t SB, std::size_t SJ>
+constexpr void product(const T* a, const T* b, T* out) noexcept {
+  for (std::size_t i = 0; i < R; ++i)
+    for (std::size_t j = 0; j < C; ++j) out[i * C + j] = dot<T, A, K, 1, SB>(a + i * K, b + j * SJ);
+}
+
+// The product in the build's arithmetic; b has NB elements.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t SB, std::size_t SJ, std::size_t NB>
+constexpr void product_in_build(const T* a, const T* b, T* out) noexcept {
+  if constexpr (!kernels_fuse<T>) {
+    product<T, arithmetic::unfused, R, K, C, SB, SJ>(a, b, out);
+  } else {
+#if defined(__GNUC__) && !defined(__clang__)
+    if (scan_safe<T, K, R * K, NB>(a, b)) {
+      product<T, arithmetic::nested, R, K, C, SB, SJ>(a, b, out);
+      return;
+    }
+#endif
+    product<T, arithmetic::fused, R, K, C, SB, SJ>(a, b, out);
   }
 }
 }  // namespace ce
@@ -3351,8 +4106,7 @@ constexpr void matmul_kernel(const T* a, const T* b, T* out) noexcept {
         out[i * C + j] = acc;
       }
   } else if (std::is_constant_evaluated()) {
-    for (std::size_t i = 0; i < R; ++i)
-      for (std::size_t j = 0; j < C; ++j) out[i * C + j] = ce::dot<T, K, 1, C>(a + i * K, b + j);
+    ce::product_in_build<T, R, K, C, C, 1, K * C>(a, b, out);
   } else {
     simd::matmul<T, R, K, C>(a, b, out);
   }
@@ -3364,8 +4118,7 @@ constexpr void matmul_kernel(const T* a, const T* b, T* out) noexcept {
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void matmul_abt_kernel(const T* a, const T* b, T* out) noexcept {
   if (std::is_constant_evaluated()) {
-    for (std::size_t i = 0; i < R; ++i)
-      for (std::size_t j = 0; j < C; ++j) out[i * C + j] = ce::dot<T, K, 1, 1>(a + i * K, b + j * K);
+    ce::product_in_build<T, R, K, C, 1, K, C * K>(a, b, out);
   } else {
     simd::matmul_abt<T, R, K, C>(a, b, out);
   }
@@ -3536,121 +4289,6 @@ requires(!std::is_same_v<value_type_t<A>, value_type_t<B>> || (matrix_type<A> &&
 // FMAs GCC formed when it compiled them (-mfma -ffp-contract=fast), read from libtorch_cpu.so's
 // machine code. Checked at run time through both code paths against torch on every float
 // uniform (each of the 2^24 values as u1 and as u2, three mean/std pairs).
-
-// ---- static_attention/core/detail/exact_fma.hpp ----------------------------------------------
-// SPDX-License-Identifier: BSL-1.0
-// Exact fused multiply-add without FMA hardware, in constexpr code: fused(a, b, c).value is
-// fma(a, b, c) rounded once, for float and for double, with the same bits in constant evaluation
-// and at run time. The normal kernels (torch_normal.hpp) use it wherever the code they reproduce
-// was compiled to an FMA instruction.
-//
-// Constant-evaluation cost: Clang charges one step per statement and a constructor with an
-// empty body one, so fused is a class whose constructor computes the result in member
-// initialisers; bit casts are __builtin_bit_cast (std::bit_cast is a call). GCC counts
-// operations and charges member reads more than local ones, so the classes keep few members.
-//
-// FMA contraction is off throughout (GCC: optimize pragma; Clang: fp contract pragma for the
-// whole file, which covers member initialisers too), so exactly the FMAs written are fused.
-
-// ---- static_attention/core/detail/math_begin.hpp ---------------------------------------------
-// SPDX-License-Identifier: BSL-1.0
-// Opens a region of constexpr math kernels; math_end.hpp closes it. No include guard: each
-// kernel header includes both, after its other includes, so that the macros below are defined
-// only inside the region and no macro of the library is visible after a public header.
-//
-// Same bits in both worlds needs every multiply and add rounded separately. The constant
-// evaluator never fuses a*b+c, but at run time with FMA hardware Clang (-ffp-contract=on)
-// fuses within an expression and GCC (-ffp-contract=fast, even with -std=c++20) fuses
-// anywhere. Clang takes a per-function-body pragma; GCC takes an optimize pragma around the
-// definitions, which also stops GCC from inlining them into callers built with a different
-// contraction mode (so callers built with -ffp-contract=off get them inlined and vectorised).
-// Clang also keeps contraction off for the whole region (float_control, popped by math_end.hpp).
-#if defined(__clang__)
-#define SA_DETAIL_MATH_BEGIN _Pragma("float_control(push)") _Pragma("clang fp contract(off)")
-#define SA_DETAIL_MATH_END _Pragma("float_control(pop)")
-#define SA_DETAIL_NO_FP_CONTRACT _Pragma("clang fp contract(off)")
-#elif defined(__GNUC__)
-#define SA_DETAIL_MATH_BEGIN _Pragma("GCC push_options") _Pragma("GCC optimize(\"fp-contract=off\")")
-#define SA_DETAIL_MATH_END _Pragma("GCC pop_options")
-#define SA_DETAIL_NO_FP_CONTRACT
-#else
-#define SA_DETAIL_MATH_BEGIN
-#define SA_DETAIL_MATH_END
-#define SA_DETAIL_NO_FP_CONTRACT
-#endif
-SA_DETAIL_MATH_BEGIN
-
-namespace static_attention::detail::torch_normal {
-
-// a + b rounded to odd: s = RN(a + b) if that is exact or has an odd last bit, otherwise the
-// neighbour of s towards the exact sum (whose last bit is odd). Rounding to odd and then to
-// nearest in a narrower format, or after adding a larger term, is one correct rounding.
-[[nodiscard]] constexpr double add_round_to_odd(double a, double b) noexcept {
-  const double s = a + b, bv = s - a, e = (a - (s - bv)) + (b - bv);
-  const std::uint64_t m = __builtin_bit_cast(std::uint64_t, s);
-  return e == 0.0 || (m & 1U) != 0 ? s : __builtin_bit_cast(double, (s > 0.0) == (e > 0.0) ? m + 1 : m - 1);
-}
-
-// fma(a, b, c), rounded once: fused(a, b, c).value, for float and for double.
-template <class F>
-struct fused;
-
-/// float: a * b is exact in double (24 + 24 bits), so sum = RN(a * b + c) is one rounding,
-/// and rounding it to float is the correct result unless it lies exactly halfway between two
-/// floats (the first rounding may have made that tie) or below float's normal range; those rare
-/// cases round to odd first.
-template <>
-struct fused<float> {
-  double sum;
-  float value;
-  constexpr fused(float a, float b, float c) noexcept
-      : sum(static_cast<double>(a) * static_cast<double>(b) + static_cast<double>(c)),
-        value((__builtin_bit_cast(std::uint64_t, sum) & 0x1fff'ffffU) != 0x1000'0000U &&
-                      (sum > 0x1p-126 || sum < -0x1p-126)
-                  ? static_cast<float>(sum)
-                  : static_cast<float>(
-                        add_round_to_odd(static_cast<double>(a) * static_cast<double>(b), static_cast<double>(c)))) {}
-};
-
-/// double (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms
-/// using rounding to odd", IEEE TC 2008, algorithm 5): a * b = p + pe exactly (Dekker's product
-/// on Veltkamp's halves ah + (a - ah), bh + (b - bh)), c + p = th + tl exactly (Knuth's TwoSum),
-/// then RN(th + RO(tl + pe)), the rounding to odd from a third TwoSum, tl + pe = s + se.
-/// Needs |a|, |b| < 2^995 and no underflow in the error terms: true of every use here.
-/// Only values read twice are members (reads of members cost GCC's evaluator more operations
-/// than recomputing a difference); the rest is recomputed.
-template <>
-struct fused<double> {
-  static constexpr double splitter = 0x1p27 + 1.0;
-  double ah, bh, p, pe, th, tl, s, se;
-  double value;
-  constexpr fused(double a, double b, double c) noexcept
-      : ah(splitter * a - (splitter * a - a)),
-        bh(splitter * b - (splitter * b - b)),
-        p(a * b),
-        pe(((ah * bh - p) + ah * (b - bh) + (a - ah) * bh) + (a - ah) * (b - bh)),
-        th(c + p),
-        tl((c - (th - (th - c))) + (p - (th - c))),
-        s(tl + pe),
-        se((tl - (s - (s - tl))) + (pe - (s - tl))),
-        value(th +
-              (se == 0.0 || (__builtin_bit_cast(std::uint64_t, s) & 1U) != 0
-                   ? s
-                   : __builtin_bit_cast(double, (s > 0.0) == (se > 0.0) ? __builtin_bit_cast(std::uint64_t, s) + 1
-                                                                        : __builtin_bit_cast(std::uint64_t, s) - 1))) {}
-};
-
-template <class F>
-fused(F, F, F) -> fused<F>;
-}  // namespace static_attention::detail::torch_normal
-
-// ---- static_attention/core/detail/math_end.hpp -----------------------------------------------
-// SPDX-License-Identifier: BSL-1.0
-// Closes the region math_begin.hpp opened, and forgets its macros.
-SA_DETAIL_MATH_END
-#undef SA_DETAIL_MATH_BEGIN
-#undef SA_DETAIL_MATH_END
-#undef SA_DETAIL_NO_FP_CONTRACT
 
 // ---- static_attention/core/detail/math_begin.hpp ---------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
@@ -6902,8 +7540,9 @@ struct feed_forward {
 // SPDX-License-Identifier: BSL-1.0
 // A part of a matrix product: the columns of out that part `part` of `parts` owns, computed as
 // matmul_kernel computes them (run time only). Every kernel of kernel_simd.hpp sums each output
-// element's K products in order k = 0, ..., K-1, each product rounded on its own, whatever the
-// blocking; so the parts, in any number, give matmul_kernel's bits.
+// element's K products in order k = 0, ..., K-1, with the build's one arithmetic (fused, or each
+// product rounded on its own: kernel_multiply_add), whatever the blocking; so the parts, in any
+// number, give matmul_kernel's bits.
 
 namespace static_attention::detail {
 

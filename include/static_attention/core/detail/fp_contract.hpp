@@ -3,7 +3,7 @@
 //
 // Two kinds of arithmetic, each the same at both times:
 //   - a product rounded on its own, then added (rounded_product, multiply_add): for the
-//     element-wise code, and for the matrix kernels of builds without FMA hardware. At run time
+//     element-wise code, and for the matrix kernels unless fused kernels are asked for. At run time
 //     a compiler may contract a * b + c into one fused multiply-add, rounded once: GCC does so by
 //     default (-ffp-contract=fast, even with -std=c++20), Clang within an expression
 //     (-ffp-contract=on), and Clang folds llvm.fmuladd of constants as fused even for targets
@@ -11,15 +11,15 @@
 //     them), so each product passes through an empty asm statement: the compiler must round the
 //     product to a register before the add sees it. The statement emits no instruction.
 //   - a fused multiply-add, rounded once (kernel_multiply_add where kernels_fuse<T>): the matrix
-//     kernels of builds whose target has FMA instructions for T (x86 with __FMA__, AArch64, Arm
-//     with an FPU that has VFMA for T). At run time an explicit FMA instruction (never left to
+//     kernels of builds that define STATIC_ATTENTION_FUSED_KERNELS and whose target has FMA
+//     instructions for T (x86 with __FMA__, AArch64). At run time an explicit FMA instruction (never left to
 //     contraction, so -ffp-contract=off, -O0 and -ffp-contract=fast all give it); in constant
 //     evaluation the exact emulation of exact_fma.hpp (matmul_kernel.hpp).
 //
 // STATIC_ATTENTION_FAST_FMA, defined before the first include, lets the rounded products fuse
-// wherever the compiler likes (the kernels of builds without FMA hardware, and the element-wise
-// and attention code that rounds each product): no longer the constant evaluator's bits there
-// (the bound is in docs/accuracy.md and tests/same_bits). The kernels that fuse are unchanged.
+// wherever the compiler likes (the matrix kernels that do not fuse, and the element-wise and
+// attention code that rounds each product): no longer the constant evaluator's bits there (the
+// bound is in docs/accuracy.md and tests/same_bits). The kernels that fuse are unchanged.
 #pragma once
 
 #include <cstddef>
@@ -39,15 +39,18 @@
 namespace static_attention::detail {
 
 /// True when the run-time matrix kernels for T fuse each multiply-add into one FMA instruction
-/// (and the constant evaluator computes the same FMA): x86 with FMA (-mfma, -march=x86-64-v3,
-/// -march=native on Haswell and later, AVX-512) and AArch64, with GCC or Clang. False elsewhere:
-/// x86 without FMA (-mno-fma, no -march), 32-bit Arm, other compilers; there each product is
-/// rounded on its own, at both times. 32-bit Arm (Cortex-M4F/M7/M33 have VFMA) stays unfused for
-/// now: its tests compare the device's results with a host build's constant evaluator, which
-/// computes the unfused sums (tests/device).
+/// (and the constant evaluator computes the same FMA): builds that define
+/// STATIC_ATTENTION_FUSED_KERNELS before the first include, on x86 with FMA (-mfma,
+/// -march=x86-64-v3, -march=native on Haswell and later, AVX-512) and AArch64, with GCC or Clang.
+/// Elsewhere, and by default, each product is rounded on its own, at both times: the arithmetic
+/// of the torch and numpy references whose printed digits the book's tests reproduce (a fused
+/// build changes the last digits of a few of them) and of the host that checks the Cortex-M
+/// boards. Either way run time gives the constant evaluator's bits; fused is faster on Intel,
+/// whose cores issue a multiply and an add as two operations where an FMA is one.
 template <class T>
 inline constexpr bool kernels_fuse =
-#if defined(SA_DETAIL_FMA_X86) || (defined(__GNUC__) && defined(__aarch64__))
+#if defined(STATIC_ATTENTION_FUSED_KERNELS) && \
+    (defined(SA_DETAIL_FMA_X86) || (defined(__GNUC__) && defined(__aarch64__)))
     std::is_same_v<T, float> || std::is_same_v<T, double>;
 #else
     false;

@@ -83,6 +83,14 @@ struct vec_of {
 template <class T, std::size_t W>
 using vec = typename vec_of<T, W>::type;
 
+// vec<T, W> to read elements of T in place (as x86's intrinsics read through __m128 pointers).
+template <class T, std::size_t W>
+struct unaligned_vec_of {
+  typedef T type __attribute__((vector_size(W * sizeof(T)), __may_alias__, __aligned__(alignof(T))));
+};
+template <class T, std::size_t W>
+using unaligned_vec = typename unaligned_vec_of<T, W>::type;
+
 // out[MR x NV*W] (+)= a[MR x K] . b[K x NV*W], with row strides LDA, LDB, LDC. The MR x NV
 // accumulators stay in registers; per k, NV loads of b and MR broadcasts of a feed MR*NV
 // independent multiplies and adds. Acc: start from out's values instead of zeros.
@@ -121,14 +129,151 @@ template <class T, std::size_t W, std::size_t NV, std::size_t R, std::size_t K, 
 
 // Rows of out narrower than a vector: G rows of N < NW columns per vector of NW lanes when they
 // are contiguous (LDC == N), else one row per vector; lane L is row L / N, column L % N, and
-// lanes past G N compute zeros that are never stored. NG such vectors (NG G rows) advance
-// together: independent sums, one vector of b for all. The vectors of a and b are gathered
-// lane by lane (the compiler turns that into broadcasts and shuffles).
+// lanes past G N compute values that are never stored. NG such vectors (NG G rows) advance
+// together: independent sums, one vector of b for all, k = 0, 1, ... in every lane.
+//
+// Small blocks (a's G rows contiguous, one to two vectors long, K <= 16) load a's rows as two
+// vectors, the first and the last W elements (overlapping, never past the block), and take each
+// k's column with one constant two-vector shuffle; b's row k is one broadcast from memory when N
+// is a power of two: per k one shuffle, one load and one FMA a vector. Otherwise the vectors are
+// gathered lane by lane (the compiler's broadcasts, inserts and shuffles).
+// Blocks of two vectors only with AVX-512, whose two-source permutes (vpermt2ps/pd) take one
+// instruction per k where AVX2 needs three.
+template <class T, std::size_t G, std::size_t K, std::size_t LDA, std::size_t W>
+inline constexpr bool narrow_by_shuffles =
+    (G == 1 || LDA == K) && K <= 16 && W <= G* K&& G* K <= (vector_registers >= 32 ? 2 * W : W);
+
+// Else, with AVX (G rows of a to a vector, up to 4): each k's vector of a is G broadcasts from
+// memory (loads) merged by G - 1 blends, which any of three ports executes, where the gathered
+// form's inserts and shuffles all wait for the one shuffle port.
+template <class T, std::size_t G, std::size_t K, std::size_t LDA, std::size_t W>
+inline constexpr bool narrow_by_blends = !narrow_by_shuffles<T, G, K, LDA, W> && native_bytes >= 32 && G > 1 && G <= 4;
+
+// Lanes of rows [0, r] from acc, the others from next (a blend with a constant mask).
+// (GCC 12 turns some of these blends into vperm2f128 or vshufps, on the shuffle port: it gets
+// x86's blend instructions by name.)
+template <std::size_t N, std::size_t r, class V, std::size_t... L>
+[[gnu::always_inline]] inline V blend_row(V acc, V next, std::index_sequence<L...>) noexcept {
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__)) && defined(__AVX__)
+  constexpr int mask = ((L / N < r ? 0 : 1 << L) | ...);
+  if constexpr (sizeof(V) == 32 && sizeof(acc[0]) == 4)
+    return __builtin_ia32_blendps256(acc, next, mask);
+  else if constexpr (sizeof(V) == 32 && sizeof(acc[0]) == 8)
+    return __builtin_ia32_blendpd256(acc, next, mask);
+  else if constexpr (sizeof(V) == 16 && sizeof(acc[0]) == 4)
+    return __builtin_ia32_blendps(acc, next, mask);
+  else if constexpr (sizeof(V) == 16 && sizeof(acc[0]) == 8)
+    return __builtin_ia32_blendpd(acc, next, mask);
+  else
+#endif
+    return __builtin_shufflevector(acc, next, (L / N < r ? L : sizeof...(L) + L)...);
+}
+
+// A broadcast of x that stays one (the optimiser would merge the broadcasts of rows_across back
+// into the permutes of the gathered form).
+template <class V, class T>
+[[gnu::always_inline]] inline V broadcast(T x) noexcept {
+  V v = x - V{};  // x - (+0) is x, even for -0
+  round_here(v);
+  return v;
+}
+
+// Lane L: a[(L / N) LDA + k], the rows' broadcasts blended (the rows past G hold row G - 1).
+template <class T, std::size_t N, std::size_t LDA, class V, std::size_t... L, std::size_t... Rs>
+[[gnu::always_inline]] inline V rows_across(const T* a, std::size_t k, std::index_sequence<L...> lanes,
+                                            std::index_sequence<0, Rs...>) noexcept {
+  V av = broadcast<V>(a[k]);
+  ((av = blend_row<N, Rs>(av, broadcast<V>(a[Rs * LDA + k]), lanes)), ...);
+  return av;
+}
+
+// The lane of (lo, hi) that holds element e of a block of n elements: lo holds [0, W), hi
+// holds [n - W, n).
+template <std::size_t W, std::size_t n>
+constexpr std::size_t block_lane(std::size_t e) noexcept {
+  return e < W ? e : W + (e - (n - W));
+}
+
+template <std::size_t N>
+inline constexpr bool power_of_two = N != 0 && (N & (N - 1)) == 0;
+
+template <std::size_t... I>
+[[gnu::always_inline]] inline vec<double, sizeof...(I)> splat(double d, std::index_sequence<I...>) noexcept {
+  return vec<double, sizeof...(I)>{(static_cast<void>(I), d)...};
+}
+
+// Lane L of b's row k: b[k LDB + L % N], a broadcast of the row from memory when N is a power of
+// two. Clang finds the broadcast in the shuffle; GCC 12 builds the 16- and 32-byte ones through
+// the stack, so it gets x86's broadcast instructions by name (8 bytes: a broadcast of one double).
+template <class T, std::size_t N, std::size_t used, class V, std::size_t... L>
+[[gnu::always_inline]] inline V row_across(const T* row, std::index_sequence<L...>) noexcept {
+  constexpr std::size_t W = sizeof...(L);
+  if constexpr (power_of_two<N> && N < W) {
+    vec<T, N> r;
+    __builtin_memcpy(&r, row, sizeof(r));
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__)) && defined(__AVX__)
+    constexpr std::size_t row_bytes = N * sizeof(T);
+    constexpr std::size_t bytes = W * sizeof(T);
+    if constexpr (row_bytes == 8) {
+      double d;
+      __builtin_memcpy(&d, row, 8);
+      const vec<double, bytes / 8> x = splat(d, std::make_index_sequence<bytes / 8>{});  // no arithmetic: any bits
+      V out;
+      __builtin_memcpy(&out, &x, bytes);
+      return out;
+    }
+#if defined(__AVX512F__)
+    else if constexpr (bytes == 64 && row_bytes == 16 && std::is_same_v<T, float>)
+      return __builtin_ia32_broadcastf32x4_512(r, V{}, static_cast<unsigned short>(0xFFFF));
+    else if constexpr (bytes == 64 && row_bytes == 32 && std::is_same_v<T, double>)
+      return __builtin_ia32_broadcastf64x4_512(r, V{}, static_cast<unsigned char>(0xFF));
+#if defined(__AVX512DQ__)
+    else if constexpr (bytes == 64 && row_bytes == 16 && std::is_same_v<T, double>)
+      return __builtin_ia32_broadcastf64x2_512_mask(r, V{}, static_cast<unsigned char>(0xFF));
+    else if constexpr (bytes == 64 && row_bytes == 32 && std::is_same_v<T, float>)
+      return __builtin_ia32_broadcastf32x8_512_mask(r, V{}, static_cast<unsigned short>(0xFFFF));
+#endif
+#endif
+    else if constexpr (bytes == 32 && row_bytes == 16 && std::is_same_v<T, float>)
+      return __builtin_ia32_vbroadcastf128_ps256(reinterpret_cast<const unaligned_vec<T, N>*>(row));
+    else if constexpr (bytes == 32 && row_bytes == 16 && std::is_same_v<T, double>)
+      return __builtin_ia32_vbroadcastf128_pd256(reinterpret_cast<const unaligned_vec<T, N>*>(row));
+    else
+#endif
+      return __builtin_shufflevector(r, r, (L % N)...);
+  } else {
+    return V{(L < used ? row[L % N] : T{})...};
+  }
+}
+
+// One k of the small-block form: acc[g] += column k of a's block g (lane L: row L / N) times b's
+// row k across the lanes.
+template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDB, std::size_t k, class V,
+          std::size_t... L>
+[[gnu::always_inline]] inline void narrow_step(V (&acc)[NG], const V (&lo)[NG], const V (&hi)[NG], const T* b,
+                                               std::index_sequence<L...> lanes) noexcept {
+  constexpr std::size_t used = G * N;
+  constexpr std::size_t W = sizeof...(L);
+  const V bv = row_across<T, N, used, V>(b + k * LDB, lanes);
+  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+    const V av = __builtin_shufflevector(lo[g], hi[g], block_lane<W, G * K>(L < used ? (L / N) * K + k : 0)...);
+    kernel_multiply_add<T>(acc[g], av, bv);
+  }
+}
+
+template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDB, class V,
+          std::size_t... L, std::size_t... Ks>
+[[gnu::always_inline]] inline void narrow_steps(V (&acc)[NG], const V (&lo)[NG], const V (&hi)[NG], const T* b,
+                                                std::index_sequence<L...> lanes, std::index_sequence<Ks...>) noexcept {
+  (narrow_step<T, G, NG, K, N, LDB, Ks>(acc, lo, hi, b, lanes), ...);  // k = 0, 1, ... in order
+}
+
 template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc, std::size_t... L>
-[[gnu::always_inline]] inline void narrow(const T* a, const T* b, T* out, std::index_sequence<L...>) noexcept {
+[[gnu::always_inline]] inline void narrow(const T* a, const T* b, T* out, std::index_sequence<L...> lanes) noexcept {
   static_assert(G == 1 || LDC == N, "several rows to a vector only when they are contiguous");
-  using V = vec<T, sizeof...(L)>;
+  constexpr std::size_t W = sizeof...(L);
+  using V = vec<T, W>;
   constexpr std::size_t used = G * N;
   V acc[NG] = {};
   if constexpr (Acc) {
@@ -136,11 +281,29 @@ template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, 
       acc[g] = V{(L < used ? out[(g * G + L / N) * LDC + L % N] : T{})...};
     }
   }
-  STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t k = 0; k < K; ++k) {
-    const V bv = {(L < used ? b[k * LDB + L % N] : T{})...};
+  if constexpr (narrow_by_shuffles<T, G, K, LDA, W>) {
+    V lo[NG];
+    V hi[NG];
     STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
-      const V av = {(L < used ? a[(g * G + L / N) * LDA + k] : T{})...};
-      kernel_multiply_add<T>(acc[g], av, bv);
+      __builtin_memcpy(&lo[g], a + g * G * LDA, sizeof(V));
+      __builtin_memcpy(&hi[g], a + g * G * LDA + (G * K - W), sizeof(V));
+    }
+    narrow_steps<T, G, NG, K, N, LDB>(acc, lo, hi, b, lanes, std::make_index_sequence<K>{});
+  } else if constexpr (narrow_by_blends<T, G, K, LDA, W>) {
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t k = 0; k < K; ++k) {
+      const V bv = row_across<T, N, used, V>(b + k * LDB, lanes);
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+        const V av = rows_across<T, N, LDA, V>(a + g * G * LDA, k, lanes, std::make_index_sequence<G>{});
+        kernel_multiply_add<T>(acc[g], av, bv);
+      }
+    }
+  } else {
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t k = 0; k < K; ++k) {
+      const V bv = {(L < used ? b[k * LDB + L % N] : T{})...};
+      STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+        const V av = {(L < used ? a[(g * G + L / N) * LDA + k] : T{})...};
+        kernel_multiply_add<T>(acc[g], av, bv);
+      }
     }
   }
   STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
@@ -150,6 +313,14 @@ template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, 
 
 // All R rows of N columns with vectors of NW lanes, G rows per vector, up to four vectors at a
 // time; then the remaining whole vectors, then a last partial one.
+// The lanes of the narrowest vector (16 bytes at least, NW at most) that holds n elements.
+template <class T, std::size_t NW>
+constexpr std::size_t tail_lanes(std::size_t n) noexcept {
+  std::size_t lanes = min_lanes<T>;
+  while (lanes < n && lanes < NW) lanes *= 2;
+  return lanes;
+}
+
 template <class T, std::size_t NW, std::size_t R, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc>
 [[gnu::always_inline]] inline void narrow_rows(const T* a, const T* b, T* out) noexcept {
@@ -163,7 +334,11 @@ template <class T, std::size_t NW, std::size_t R, std::size_t K, std::size_t N, 
   constexpr std::size_t groups = (R - full) / G;
   constexpr std::size_t rest = full + groups * G;
   if constexpr (groups > 0) narrow<T, G, groups, K, N, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC, seq{});
-  if constexpr (rest < R) narrow<T, R - rest, 1, K, N, LDA, LDB, LDC, Acc>(a + rest * LDA, b, out + rest * LDC, seq{});
+  // The last rows, fewer than G, in the narrowest vector that holds them.
+  constexpr std::size_t tail = tail_lanes<T, NW>((R - rest) * N);
+  if constexpr (rest < R)
+    narrow<T, R - rest, 1, K, N, LDA, LDB, LDC, Acc>(a + rest * LDA, b, out + rest * LDC,
+                                                     std::make_index_sequence<tail>{});
 }
 
 // Columns [J, C) of out with vectors of W lanes: panels of up to max_nv vectors, then the
@@ -181,8 +356,9 @@ inline void columns(const T* a, const T* b, T* out) noexcept {
       for (std::size_t p = 0; p < panels; ++p)
         panel<T, W, nv, R, K, LDA, LDB, LDC, Acc>(a, b + J + p * step, out + J + p * step);
       columns<T, W, J + panels * step, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
-    } else if constexpr (J == 0 && LDC == C && C <= W / 2 && R * C % W == 0) {
-      // Narrow, contiguous rows filling whole vectors: several rows per vector.
+    } else if constexpr (J == 0 && LDC == C && C <= W / 2 && (R * C % W == 0 || 2 * R * C > W)) {
+      // Narrow, contiguous rows filling more than half a vector: several rows per vector (the chapter's 6x2 output in
+      // 16 float lanes; in double, 8 and 4).
       narrow_rows<T, W, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
     } else if constexpr (W > min_lanes<T>) {
       columns<T, W / 2, J, R, K, C, LDA, LDB, LDC, Acc>(a, b, out);
