@@ -3639,8 +3639,6 @@ template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, 
   }
 }
 
-// All R rows of N columns with vectors of NW lanes, G rows per vector, up to four vectors at a
-// time; then the remaining whole vectors, then a last partial one.
 // The lanes of the narrowest vector (16 bytes at least, NW at most) that holds n elements.
 template <class T, std::size_t NW>
 constexpr std::size_t tail_lanes(std::size_t n) noexcept {
@@ -3649,6 +3647,8 @@ constexpr std::size_t tail_lanes(std::size_t n) noexcept {
   return lanes;
 }
 
+// All R rows of N columns with vectors of NW lanes, G rows per vector, up to four vectors at a
+// time; then the remaining whole vectors, then the last rows in a narrower one.
 template <class T, std::size_t NW, std::size_t R, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc>
 [[gnu::always_inline]] inline void narrow_rows(const T* a, const T* b, T* out) noexcept {
@@ -7658,8 +7658,7 @@ struct parallel {
   /// out (R x C) = a (R x K) . b (K x C), in chunks of columns.
   template <class T, std::size_t R, std::size_t K, std::size_t C>
   void matmul(const T* a, const T* b, T* out) const noexcept {
-    const std::size_t threads = pool->size();
-    const std::size_t chunks = threads == 1 ? 1 : threads * chunks_per_thread;
+    const std::size_t chunks = pool->size() * chunks_per_thread;
     pool->run_chunks(product_part<T, R, K, C>{a, b, out, chunks}, chunks);
   }
   /// causal_attend with no dropout, a head a chunk; scores holds Heads rows of Capacity.
@@ -12644,7 +12643,8 @@ struct quantized_linear {
   }
 
   /// Accumulators for `rows` rows of input codes (x: rows x In, acc: rows x Out): accumulate row
-  /// by row, the same bits; with Helium or the DSP extension two rows share each weight load.
+  /// by row, the same bits; with the DSP extension two rows share each weight load (Helium's
+  /// kernel goes row by row: mve_kernels.hpp says why).
   constexpr void accumulate_rows(const std::int8_t* x, std::size_t rows, std::int32_t* acc) const noexcept {
 #if defined(__ARM_FEATURE_MVE)
     if (!std::is_constant_evaluated()) return detail::mve::linear_rows<In, Out>(x, rows, weight.elems, bias.elems, acc);

@@ -311,8 +311,6 @@ template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, 
   }
 }
 
-// All R rows of N columns with vectors of NW lanes, G rows per vector, up to four vectors at a
-// time; then the remaining whole vectors, then a last partial one.
 // The lanes of the narrowest vector (16 bytes at least, NW at most) that holds n elements.
 template <class T, std::size_t NW>
 constexpr std::size_t tail_lanes(std::size_t n) noexcept {
@@ -321,6 +319,8 @@ constexpr std::size_t tail_lanes(std::size_t n) noexcept {
   return lanes;
 }
 
+// All R rows of N columns with vectors of NW lanes, G rows per vector, up to four vectors at a
+// time; then the remaining whole vectors, then the last rows in a narrower one.
 template <class T, std::size_t NW, std::size_t R, std::size_t K, std::size_t N, std::size_t LDA, std::size_t LDB,
           std::size_t LDC, bool Acc>
 [[gnu::always_inline]] inline void narrow_rows(const T* a, const T* b, T* out) noexcept {

@@ -73,8 +73,7 @@ struct parallel {
   /// out (R x C) = a (R x K) . b (K x C), in chunks of columns.
   template <class T, std::size_t R, std::size_t K, std::size_t C>
   void matmul(const T* a, const T* b, T* out) const noexcept {
-    const std::size_t threads = pool->size();
-    const std::size_t chunks = threads == 1 ? 1 : threads * chunks_per_thread;
+    const std::size_t chunks = pool->size() * chunks_per_thread;
     pool->run_chunks(product_part<T, R, K, C>{a, b, out, chunks}, chunks);
   }
   /// causal_attend with no dropout, a head a chunk; scores holds Heads rows of Capacity.

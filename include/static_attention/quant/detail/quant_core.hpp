@@ -230,7 +230,8 @@ struct quantized_linear {
   }
 
   /// Accumulators for `rows` rows of input codes (x: rows x In, acc: rows x Out): accumulate row
-  /// by row, the same bits; with Helium or the DSP extension two rows share each weight load.
+  /// by row, the same bits; with the DSP extension two rows share each weight load (Helium's
+  /// kernel goes row by row: mve_kernels.hpp says why).
   constexpr void accumulate_rows(const std::int8_t* x, std::size_t rows, std::int32_t* acc) const noexcept {
 #if defined(__ARM_FEATURE_MVE)
     if (!std::is_constant_evaluated()) return detail::mve::linear_rows<In, Out>(x, rows, weight.elems, bias.elems, acc);
