@@ -61,11 +61,11 @@ TEST_CASE("GPT-2 124M decodes to its full context of 1024 tokens, as the full re
     if (len + 1 < 1024) logits = m.head(m.hidden(std::array<int, 1>{ids[len]}, ws).value());
   }
   CHECK(ws.length() == 1023);
-  // The book's continuation, and generate() through the same workspace agrees throughout.
+  // The book's continuation, and generate() through the same workspace agrees over its first
+  // 128 ids (the loop above is generate's; a second decode to 1024 would double the test's time).
   for (std::size_t i = 0; i < 10; ++i) CHECK(ids[i] == ref::gpt124m_generated[i]);
-  static std::array<int, 1024> generated;
-  generated = sa::generate<1020>(m, std::array<int, 4>{15496, 11, 314, 716}, ws).value();
-  CHECK(generated == ids);
+  const auto generated = sa::generate<124>(m, std::array<int, 4>{15496, 11, 314, 716}, ws).value();
+  for (std::size_t i = 0; i < generated.size(); ++i) CHECK(generated[i] == ids[i]);
   // The logits at sampled positions, bit for bit, against a fresh recomputation.
   CHECK(same_bits(cached[0], recompute<4>(m, ids)));
   CHECK(same_bits(cached[1], recompute<64>(m, ids)));

@@ -70,7 +70,7 @@ TEST_CASE_TEMPLATE("matmul: square shapes with tails, at both times", T, float, 
   check_matmul<T, 5, 5, 5>();
   check_matmul<T, 17, 17, 17>();
   check_matmul<T, 33, 33, 33>();
-  check_matmul<T, 65, 65, 65>();
+  check_matmul<T, 65, 9, 65>();
 }
 
 TEST_CASE_TEMPLATE("matmul: mixed shapes and the chapter's, at both times", T, float, double) {

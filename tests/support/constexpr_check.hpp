@@ -18,3 +18,22 @@
     CHECK(__VA_ARGS__);         \
   } while (false)
 #endif
+
+// SA_CONSTEXPR_OR_CONST and SA_OPAQUE(x): a test's inputs that only its run-time checks read.
+// In the Debug presets they are constexpr, computed by the constant evaluator; in the run-time-only
+// presets they are const objects computed at start-up: SA_OPAQUE hides x behind a function that
+// is not constexpr, so the initialiser is no constant expression and the compiler does not
+// evaluate it (it would, to try constant initialisation).
+#ifdef SA_RUNTIME_CHECKS_ONLY
+namespace sa_test {
+template <class T>
+const T& opaque(const T& x) noexcept {
+  return x;
+}
+}  // namespace sa_test
+#define SA_CONSTEXPR_OR_CONST const
+#define SA_OPAQUE(...) ::sa_test::opaque(__VA_ARGS__)
+#else
+#define SA_CONSTEXPR_OR_CONST constexpr
+#define SA_OPAQUE(...) (__VA_ARGS__)
+#endif

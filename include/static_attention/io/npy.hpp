@@ -63,11 +63,34 @@ static_assert(std::numeric_limits<float>::is_iec559 && sizeof(float) == 4 && std
 template <class T>
 inline constexpr std::string_view npy_descr_of = std::is_same_v<T, float> ? "<f4" : "<f8";
 
-// The longest .npy input of type M: the largest preamble and header numpy allows, then the data.
-template <npy_loadable M>
-inline constexpr std::size_t npy_max_bytes = 12 + npy_max_header_size + M::size * sizeof(value_type_t<M>);
+// What a fixed-shape type asks of a .npy input, as a value: everything below but the decoding
+// works on it, so a program reading many shapes instantiates the checks and messages once, not
+// once per shape (loading GPT-2's 148 tensors is 15 distinct shapes).
+struct npy_spec {
+  std::string_view descr;  // "<f4" or "<f8"
+  bool tensor = false;     // tensor<T, B, N, D>: shape (B, N, D); else matrix<T, R, C>: (R, C)
+  std::size_t batch = 1;
+  std::size_t rows = 0;
+  std::size_t cols = 0;
 
-// Decodes one little-endian element, on hosts of either byte order.
+  constexpr std::size_t data_bytes() const noexcept {
+    return batch * rows * cols * (descr == "<f4" ? std::size_t{4} : std::size_t{8});
+  }
+  // The longest .npy input: the largest preamble and header numpy allows, then the data.
+  constexpr std::size_t max_bytes() const noexcept { return 12 + npy_max_header_size + data_bytes(); }
+};
+
+template <npy_loadable M>
+constexpr npy_spec npy_spec_for() noexcept {
+  if constexpr (tensor_type<M>)
+    return {npy_descr_of<value_type_t<M>>, true, batch_v<M>, rows_v<M>, cols_v<M>};
+  else
+    return {npy_descr_of<value_type_t<M>>, false, 1, rows_v<M>, cols_v<M>};
+}
+template <npy_loadable M>
+inline constexpr npy_spec npy_spec_of = npy_spec_for<M>();
+
+// Decodes little-endian elements, on hosts of either byte order.
 template <class T>
 T npy_decode(const std::byte* p) noexcept {
   using bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
@@ -75,35 +98,31 @@ T npy_decode(const std::byte* p) noexcept {
   for (std::size_t i = sizeof(T); i-- > 0;) u = static_cast<bits>((u << 8) | std::to_integer<bits>(p[i]));
   return std::bit_cast<T>(u);
 }
+template <class T>
+void npy_decode_all(const std::byte* p, T* out, std::size_t n) noexcept {
+  for (std::size_t k = 0; k < n; ++k) out[k] = npy_decode<T>(p + k * sizeof(T));
+}
 
-template <npy_loadable M>
-std::vector<std::size_t> npy_expected_shape() {
-  if constexpr (tensor_type<M>)
-    return {batch_v<M>, rows_v<M>, cols_v<M>};
-  else
-    return {rows_v<M>, cols_v<M>};
+inline std::vector<std::size_t> npy_expected_shape(const npy_spec& spec) {
+  if (spec.tensor) return {spec.batch, spec.rows, spec.cols};
+  return {spec.rows, spec.cols};
 }
 
 // "matrix<float, 3, 2> (dtype '<f4', shape (3, 2))": the expectation every message states.
-template <npy_loadable M>
-std::string npy_expectation() {
-  using T = value_type_t<M>;
-  std::string s = tensor_type<M> ? "tensor<" : "matrix<";
-  s += std::is_same_v<T, float> ? "float" : "double";
-  for (const std::size_t d : npy_expected_shape<M>()) s += ", " + std::to_string(d);
+inline std::string npy_expectation(const npy_spec& spec) {
+  std::string s = spec.tensor ? "tensor<" : "matrix<";
+  s += spec.descr == "<f4" ? "float" : "double";
+  for (const std::size_t d : npy_expected_shape(spec)) s += ", " + std::to_string(d);
   s += "> (dtype '";
-  s += npy_descr_of<T>;
-  s += "', shape " + npy_shape_string(npy_expected_shape<M>());
-  if constexpr (matrix_type<M>)
-    if (rows_v<M> == 1) s += " or (" + std::to_string(cols_v<M>) + ",)";
+  s += spec.descr;
+  s += "', shape " + npy_shape_string(npy_expected_shape(spec));
+  if (!spec.tensor && spec.rows == 1) s += " or (" + std::to_string(spec.cols) + ",)";
   return s + ")";
 }
 
-template <npy_loadable M>
-bool npy_shape_matches(const std::vector<std::size_t>& shape) {
-  if constexpr (matrix_type<M>)
-    if (rows_v<M> == 1 && shape.size() == 1 && shape[0] == cols_v<M>) return true;
-  return shape == npy_expected_shape<M>();
+inline bool npy_shape_matches(const npy_spec& spec, const std::vector<std::size_t>& shape) {
+  if (!spec.tensor && spec.rows == 1 && shape.size() == 1 && shape[0] == spec.cols) return true;
+  return shape == npy_expected_shape(spec);
 }
 
 // What was found instead of `wanted` ('<f4', '<f8', or empty when either will do), and the
@@ -147,27 +166,23 @@ inline std::optional<npy_error> npy_check_data_size(std::size_t have, std::size_
   return std::nullopt;
 }
 
-// dtype, order and shape: what a header must state for M.
-template <npy_loadable M>
-std::optional<npy_error> npy_check_header_as(const npy_header& h, const npy_context& ctx) {
-  using T = value_type_t<M>;
-  if (h.descr != npy_descr_of<T>)
-    return npy_fail(npy_errc::dtype_mismatch, ctx, npy_dtype_finding(h.descr, npy_descr_of<T>));
+// dtype, order and shape: what a header must state for `spec`.
+inline std::optional<npy_error> npy_check_header_as(const npy_spec& spec, const npy_header& h, const npy_context& ctx) {
+  if (h.descr != spec.descr) return npy_fail(npy_errc::dtype_mismatch, ctx, npy_dtype_finding(h.descr, spec.descr));
   if (auto e = npy_check_layout(h, ctx)) return e;
-  if (!npy_shape_matches<M>(h.shape))
+  if (!npy_shape_matches(spec, h.shape))
     return npy_fail(npy_errc::shape_mismatch, ctx, "found shape " + npy_shape_string(h.shape));
   return std::nullopt;
 }
 
-// Every check of a .npy image read as M: the offset of its data, or the first problem.
-template <npy_loadable M>
-npy_result<std::size_t> npy_check_as(std::span<const std::byte> bytes, const npy_context& ctx, bool cut) {
+// Every check of a .npy image read as `spec`: the offset of its data, or the first problem.
+inline npy_result<std::size_t> npy_check_as(const npy_spec& spec, std::span<const std::byte> bytes,
+                                            const npy_context& ctx, bool cut) {
   auto header = parse_npy_header(bytes, ctx);
   if (!header) return header.error();
   const npy_header& h = header.value();
-  if (auto e = npy_check_header_as<M>(h, ctx)) return std::move(*e);
-  if (auto e = npy_check_data_size(bytes.size() - h.data_offset, M::size * sizeof(value_type_t<M>), cut, ctx))
-    return std::move(*e);
+  if (auto e = npy_check_header_as(spec, h, ctx)) return std::move(*e);
+  if (auto e = npy_check_data_size(bytes.size() - h.data_offset, spec.data_bytes(), cut, ctx)) return std::move(*e);
   return h.data_offset;
 }
 
@@ -175,17 +190,14 @@ npy_result<std::size_t> npy_check_as(std::span<const std::byte> bytes, const npy
 template <npy_loadable M>
 struct npy_decoder {
   const std::byte* data;
-  void operator()(M& m) const noexcept {
-    using T = value_type_t<M>;
-    for (std::size_t k = 0; k < M::size; ++k) m.elems[k] = npy_decode<T>(data + k * sizeof(T));
-  }
+  void operator()(M& m) const noexcept { npy_decode_all(data, &m.elems[0], M::size); }
 };
 
 // Both return the result as a prvalue, and no npy_result<M> is ever named: so no compiler needs
 // a temporary M on its stack, whatever its return-value optimisation does.
 template <npy_loadable M>
 npy_result<M> parse_npy_as(std::span<const std::byte> bytes, const npy_context& ctx, bool cut) {
-  const auto at = npy_check_as<M>(bytes, ctx, cut);
+  const auto at = npy_check_as(npy_spec_of<M>, bytes, ctx, cut);
   if (!at) return at.error();
   // Everything is checked: decoding cannot fail from here on, and writes the caller's result.
   return npy_result<M>(result_fill, npy_decoder<M>{bytes.data() + at.value()});
@@ -193,38 +205,37 @@ npy_result<M> parse_npy_as(std::span<const std::byte> bytes, const npy_context& 
 
 template <npy_loadable M>
 npy_result<void> parse_npy_into(std::span<const std::byte> bytes, M& out, const npy_context& ctx, bool cut) {
-  const auto at = npy_check_as<M>(bytes, ctx, cut);
+  const auto at = npy_check_as(npy_spec_of<M>, bytes, ctx, cut);
   if (!at) return at.error();
   npy_decoder<M>{bytes.data() + at.value()}(out);  // only now is `out` written: never partly
   return {};
 }
 
-// Reads a .npy file as far as M needs: its preamble and header; then, if those fit M, the data
+// Reads a .npy file as far as `spec` needs: its preamble and header; then, if those fit, the data
 // bytes they promise plus one, which tells trailing bytes (`cut`: there were more). A file of the
 // wrong dtype or shape is refused before its data are read.
-template <npy_loadable M>
-std::optional<npy_error> npy_read_file_as(std::string_view path, std::vector<std::byte>& bytes, bool& cut,
-                                          const npy_context& ctx) {
+inline std::optional<npy_error> npy_read_file_as(const npy_spec& spec, std::string_view path,
+                                                 std::vector<std::byte>& bytes, bool& cut, const npy_context& ctx) {
   auto in = npy_input::open(std::string{path}, ctx);
   if (!in) return in.error();
   if (auto e = npy_read_head(in.value(), bytes, ctx)) return e;
   const auto header = parse_npy_header(bytes, ctx);
-  if (!header || npy_check_header_as<M>(header.value(), ctx)) return std::nullopt;  // reported by the parser
-  const std::size_t end = header.value().data_offset + M::size * sizeof(value_type_t<M>);
+  if (!header || npy_check_header_as(spec, header.value(), ctx)) return std::nullopt;  // reported by the parser
+  const std::size_t end = header.value().data_offset + spec.data_bytes();
   if (auto e = in.value().read_up_to(bytes, end + 1, ctx)) return e;
   cut = bytes.size() > end;
   if (cut) bytes.resize(end);
   return std::nullopt;
 }
 
-// Finds `entry` in an archive and reads its data, at most npy_max_bytes<M> + 1 of them (`cut`).
-template <npy_loadable M, class Source>
-npy_result<std::span<const std::byte>> npz_entry_data(Source& zip, std::string_view entry, std::string& entry_name,
-                                                      bool& cut, const npy_context& ctx) {
+// Finds `entry` in an archive and reads its data, at most spec.max_bytes() + 1 of them (`cut`).
+template <class Source>
+npy_result<std::span<const std::byte>> npz_entry_data(const npy_spec& spec, Source& zip, std::string_view entry,
+                                                      std::string& entry_name, bool& cut, const npy_context& ctx) {
   auto location = find_zip_entry(zip, entry, ctx, entry_name);
   if (!location) return location.error();
-  auto data = read_zip_entry(zip, location.value(), entry_name, npy_max_bytes<M>, cut, ctx);
-  if (data && cut) return data.value().first(npy_max_bytes<M>);
+  auto data = read_zip_entry(zip, location.value(), entry_name, spec.max_bytes(), cut, ctx);
+  if (data && cut) return data.value().first(spec.max_bytes());
   return data;
 }
 
@@ -242,12 +253,14 @@ inline npy_result<std::uint64_t> npz_archive_size(const npy_input& in, const npy
 // caller's own (only once everything is checked).
 template <npy_loadable M>
 struct npy_as_value {
+  static constexpr const npy_spec& spec = npy_spec_of<M>;
   npy_result<M> operator()(std::span<const std::byte> bytes, const npy_context& ctx, bool cut) const {
     return parse_npy_as<M>(bytes, ctx, cut);
   }
 };
 template <npy_loadable M>
 struct npy_into {
+  static constexpr const npy_spec& spec = npy_spec_of<M>;
   M* out;
   npy_result<void> operator()(std::span<const std::byte> bytes, const npy_context& ctx, bool cut) const {
     return parse_npy_into(bytes, *out, ctx, cut);
@@ -258,47 +271,67 @@ using npy_finish_result =
     decltype(std::declval<const Finish&>()(std::span<const std::byte>{}, std::declval<const npy_context&>(), false));
 
 // What an .npz reader expects of `entry`, for its messages.
-template <npy_loadable M>
-std::string npz_expectation(std::string_view entry) {
-  return "entry '" + std::string{entry} + "' as " + npy_expectation<M>();
+inline std::string npz_expectation(const npy_spec& spec, std::string_view entry) {
+  return "entry '" + std::string{entry} + "' as " + npy_expectation(spec);
 }
 
 // The .npy file at `path`, finished by `finish`.
-template <npy_loadable M, class Finish>
+template <class Finish>
 npy_finish_result<Finish> load_npy_with(std::string_view path, const Finish& finish) {
-  const std::string expected = npy_expectation<M>();
+  const std::string expected = npy_expectation(Finish::spec);
   const npy_context ctx{path, expected};
   std::vector<std::byte> bytes;
   bool cut = false;
-  if (auto e = npy_read_file_as<M>(path, bytes, cut, ctx)) return std::move(*e);
+  if (auto e = npy_read_file_as(Finish::spec, path, bytes, cut, ctx)) return std::move(*e);
   return finish(bytes, ctx, cut);
 }
 
-// The entry `entry` of the archive `zip`, called `name` in messages, finished by `finish`.
-template <npy_loadable M, class Source, class Finish>
-npy_finish_result<Finish> npz_read_entry(Source& zip, std::string_view name, std::string_view entry,
-                                         const Finish& finish) {
-  const std::string expected = npz_expectation<M>(entry);
+// The data of the entry `entry` of the archive `zip`, called `name` in messages, checked as far
+// as the archive goes; `inner_name` receives the name finish's messages give.
+template <class Source>
+npy_result<std::span<const std::byte>> npz_entry_bytes(const npy_spec& spec, Source& zip, std::string_view name,
+                                                       std::string_view entry, std::string& inner_name, bool& cut) {
+  const std::string expected = npz_expectation(spec, entry);
   const npy_context ctx{name, expected};
   std::string entry_name;
+  auto data = npz_entry_data(spec, zip, entry, entry_name, cut, ctx);
+  if (data) inner_name = std::string{name} + "/" + entry_name;
+  return data;
+}
+
+// The entry `entry` of the archive `zip`, called `name` in messages, finished by `finish`.
+template <class Source, class Finish>
+npy_finish_result<Finish> npz_read_entry(Source& zip, std::string_view name, std::string_view entry,
+                                         const Finish& finish) {
+  std::string inner_name;
   bool cut = false;
-  auto data = npz_entry_data<M>(zip, entry, entry_name, cut, ctx);
+  auto data = npz_entry_bytes(Finish::spec, zip, name, entry, inner_name, cut);
   if (!data) return data.error();
-  const std::string inner_name = std::string{name} + "/" + entry_name, inner_expected = npy_expectation<M>();
+  const std::string inner_expected = npy_expectation(Finish::spec);
   return finish(data.value(), npy_context{inner_name, inner_expected}, cut);
 }
 
-// The entry `entry` of the .npz file at `path`, finished by `finish`.
-template <npy_loadable M, class Finish>
-npy_finish_result<Finish> load_npz_with(std::string_view path, std::string_view entry, const Finish& finish) {
-  const std::string expected = npz_expectation<M>(entry);
+// Opens the .npz file at `path` for an entry read as `spec`; the first problem, if any.
+inline npy_result<npy_input> npz_open(const npy_spec& spec, std::string_view path, std::string_view entry,
+                                      std::uint64_t& size) {
+  const std::string expected = npz_expectation(spec, entry);
   const npy_context ctx{path, expected};
   auto in = npy_input::open(std::string{path}, ctx, true);
   if (!in) return in.error();
-  const auto size = npz_archive_size(in.value(), ctx);
-  if (!size) return size.error();
-  zip_file_source zip{in.value(), size.value()};
-  return npz_read_entry<M>(zip, path, entry, finish);
+  const auto archive_size = npz_archive_size(in.value(), ctx);
+  if (!archive_size) return archive_size.error();
+  size = archive_size.value();
+  return in;
+}
+
+// The entry `entry` of the .npz file at `path`, finished by `finish`.
+template <class Finish>
+npy_finish_result<Finish> load_npz_with(std::string_view path, std::string_view entry, const Finish& finish) {
+  std::uint64_t size = 0;
+  auto in = npz_open(Finish::spec, path, entry, size);
+  if (!in) return in.error();
+  zip_file_source zip{in.value(), size};
+  return npz_read_entry(zip, path, entry, finish);
 }
 
 }  // namespace detail
@@ -306,14 +339,14 @@ npy_finish_result<Finish> load_npz_with(std::string_view path, std::string_view 
 /// Reads a .npy image held in memory into M; `name` names the input in error messages.
 template <npy_loadable M>
 npy_result<M> parse_npy(std::span<const std::byte> bytes, std::string_view name = "<memory>") {
-  const std::string expected = detail::npy_expectation<M>();
+  const std::string expected = detail::npy_expectation(detail::npy_spec_of<M>);
   return detail::parse_npy_as<M>(bytes, detail::npy_context{name, expected}, false);
 }
 
 /// Reads a .npy image held in memory into `out`, which is written only on success.
 template <npy_loadable M>
 npy_result<void> parse_npy(std::span<const std::byte> bytes, M& out, std::string_view name = "<memory>") {
-  const std::string expected = detail::npy_expectation<M>();
+  const std::string expected = detail::npy_expectation(detail::npy_spec_of<M>);
   return detail::parse_npy_into(bytes, out, detail::npy_context{name, expected}, false);
 }
 
@@ -324,7 +357,7 @@ npy_result<void> parse_npy(std::span<const std::byte> bytes, M& out, std::string
 /// into a matrix of your own with `load_npy(path, m)`.
 template <npy_loadable M>
 npy_result<M> load_npy(std::string_view path) {
-  return detail::load_npy_with<M>(path, detail::npy_as_value<M>{});
+  return detail::load_npy_with(path, detail::npy_as_value<M>{});
 }
 
 /// Reads the .npy file at `path` into `out` (a matrix of any storage: static, or on the heap
@@ -332,7 +365,7 @@ npy_result<M> load_npy(std::string_view path) {
 /// `if (auto r = load_npy("w_query.npy", *w); !r) ...`
 template <npy_loadable M>
 npy_result<void> load_npy(std::string_view path, M& out) {
-  return detail::load_npy_with<M>(path, detail::npy_into<M>{&out});
+  return detail::load_npy_with(path, detail::npy_into<M>{&out});
 }
 
 /// Reads the entry `entry` (or `entry` + ".npy") of an .npz archive held in memory into M.
@@ -340,7 +373,7 @@ template <npy_loadable M>
 npy_result<M> parse_npz(std::span<const std::byte> archive, std::string_view entry,
                         std::string_view name = "<memory>") {
   detail::zip_memory_source zip{archive};
-  return detail::npz_read_entry<M>(zip, name, entry, detail::npy_as_value<M>{});
+  return detail::npz_read_entry(zip, name, entry, detail::npy_as_value<M>{});
 }
 
 /// Reads the entry `entry` of an .npz archive held in memory into `out`, written only on success.
@@ -348,7 +381,7 @@ template <npy_loadable M>
 npy_result<void> parse_npz(std::span<const std::byte> archive, std::string_view entry, M& out,
                            std::string_view name = "<memory>") {
   detail::zip_memory_source zip{archive};
-  return detail::npz_read_entry<M>(zip, name, entry, detail::npy_into<M>{&out});
+  return detail::npz_read_entry(zip, name, entry, detail::npy_into<M>{&out});
 }
 
 /// Reads one array of an .npz archive written by np.savez into M:
@@ -357,13 +390,13 @@ npy_result<void> parse_npz(std::span<const std::byte> archive, std::string_view 
 /// so memory does not grow with the archive; the archive must be a regular file.
 template <npy_loadable M>
 npy_result<M> load_npz(std::string_view path, std::string_view entry) {
-  return detail::load_npz_with<M>(path, entry, detail::npy_as_value<M>{});
+  return detail::load_npz_with(path, entry, detail::npy_as_value<M>{});
 }
 
 /// Reads one array of an .npz archive into `out`, which is written only on success.
 template <npy_loadable M>
 npy_result<void> load_npz(std::string_view path, std::string_view entry, M& out) {
-  return detail::load_npz_with<M>(path, entry, detail::npy_into<M>{&out});
+  return detail::load_npz_with(path, entry, detail::npy_into<M>{&out});
 }
 
 /// The element types of npy_array.

@@ -92,13 +92,10 @@ inline errc state_dict_code_of(errc code) noexcept {
 }
 
 // "'<f4', shape (8, 16)": what an entry read as M must hold (a 1 x n row is saved as (n,)).
-template <npy_loadable M>
-std::string state_dict_expectation() {
-  std::string s = "'" + std::string{npy_descr_of<value_type_t<M>>} + "', shape (";
-  if constexpr (rows_v<M> == 1)
-    return s + std::to_string(cols_v<M>) + ",)";
-  else
-    return s + std::to_string(rows_v<M>) + ", " + std::to_string(cols_v<M>) + ")";
+inline std::string state_dict_expectation(const npy_spec& spec) {
+  std::string s = "'" + std::string{spec.descr} + "', shape (";
+  if (spec.rows == 1) return s + std::to_string(spec.cols) + ",)";
+  return s + std::to_string(spec.rows) + ", " + std::to_string(spec.cols) + ")";
 }
 
 // The reader's failure on tensor `key`, whose shape is `role` in the configuration's terms.
@@ -163,7 +160,7 @@ struct state_dict_checker {
   bool check(const std::string& key, std::string_view role) {
     const auto scratch = std::make_unique<M>();
     const auto r = load_npz(pass->path, key, *scratch);
-    return r ? true : state_dict_reader_failed(*pass, key, role, state_dict_expectation<M>(), r.error());
+    return r ? true : state_dict_reader_failed(*pass, key, role, state_dict_expectation(npy_spec_of<M>), r.error());
   }
 
   template <class U, std::size_t Ctx>
