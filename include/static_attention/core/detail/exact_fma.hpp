@@ -87,6 +87,21 @@ struct fused<double> {
 template <class F>
 fused(F, F, F) -> fused<F>;
 
+/// fma(a, b, c) rounded once, for the normal and sampling kernels: fused<F> in constant
+/// evaluation, and at run time too but for float on targets with a float FMA instruction (x86
+/// with FMA, AArch64, Arm with a single-precision VFMA), which gives fused<float>'s bits for
+/// every input (it is correct for every input) and costs one instruction instead of an
+/// out-of-line emulation. Double keeps fused<double> at run time: it is exact only within
+/// ranges (see fma_safe_double) the instruction does not share.
+template <class F>
+[[nodiscard]] constexpr F fma_rn(F a, F b, F c) noexcept {
+#if defined(__FMA__) || defined(__aarch64__) || (defined(__ARM_FEATURE_FMA) && defined(__ARM_FP) && (__ARM_FP & 4))
+  if constexpr (sizeof(F) == sizeof(float))
+    if (!std::is_constant_evaluated()) return __builtin_fmaf(a, b, c);
+#endif
+  return fused<F>(a, b, c).value;
+}
+
 namespace fma_detail {
 
 // |x| with no call (the constant-evaluation folds use the same expression).
@@ -284,6 +299,7 @@ template <class F>
 namespace torch_normal {
 // The normal kernels' names for the one implementation.
 using ::static_attention::detail::add_round_to_odd;
+using ::static_attention::detail::fma_rn;
 using ::static_attention::detail::fused;
 }  // namespace torch_normal
 
