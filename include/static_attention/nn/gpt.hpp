@@ -195,6 +195,10 @@ constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& bl
 }
 }  // namespace detail
 
+namespace detail {
+struct decode_access;
+}  // namespace detail
+
 /// The book's GPTModel for configuration Cfg: token and positional embeddings, n_layers
 /// transformer blocks, a final LayerNorm and an output head without bias.
 ///
@@ -202,10 +206,6 @@ constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& bl
 /// init_like_torch or load_state_dict (state_dict.hpp). Every linear weight, `out_head`
 /// included, is kept in the x @ W layout (in x out): a one-token step then reads each weight
 /// matrix front to back, once.
-namespace detail {
-struct decode_access;
-}  // namespace detail
-
 template <class T, gpt_config Cfg>
 struct gpt_model {
   static_assert(detail::check_attention_element<T>());
@@ -606,6 +606,16 @@ constexpr void check_workspace_capacity() noexcept {
 }  // namespace detail
 
 namespace detail {
+// The decode loop's way into a model's workspace (gpt_model, quantized_gpt): their private
+// decode_into(ids, count, workspace, row, policy), prefill_with's work without its checks.
+struct decode_access {
+  template <class Model, class I, class Workspace, class Row, class Policy>
+  static constexpr void prefill(const Model& model, const I* ids, std::size_t count, Workspace& workspace, Row& last,
+                                const Policy& policy) noexcept {
+    model.decode_into(ids, count, workspace, last, policy);
+  }
+};
+
 // The decode loop every generate shares: ids[0, n) hold the prompt (n >= 1, its ids checked,
 // the workspace big enough); up to max_new ids are appended, each chosen by choose(h) from the
 // last position's final-norm hidden state h, which returns the id or nothing to stop. The
@@ -618,16 +628,6 @@ namespace detail {
 // have admitted the ids (the prompt checked, a chosen id is in the vocabulary, the workspace
 // holds every token the loop keeps), so each step runs unchecked: no result with room for an
 // error lives on the decode loop's stack (nn/footprint.hpp counts what does).
-// The decode loop's way into a model's workspace (gpt_model, quantized_gpt): their private
-// decode_into(ids, count, workspace, row, policy), prefill_with's work without its checks.
-struct decode_access {
-  template <class Model, class I, class Workspace, class Row, class Policy>
-  static constexpr void prefill(const Model& model, const I* ids, std::size_t count, Workspace& workspace, Row& last,
-                                const Policy& policy) noexcept {
-    model.decode_into(ids, count, workspace, last, policy);
-  }
-};
-
 template <class Model, class Workspace, token_id I, class Choose, class Policy = serial>
 constexpr std::size_t decode_steps(const Model& model, I* ids, std::size_t n, std::size_t max_new, Workspace& workspace,
                                    Choose& choose, const Policy& policy = {}) noexcept {
