@@ -2,11 +2,13 @@
 # device_int8.<b>.footprint: footprint<>'s figures against the linker's (issue #26). Runs the
 # device program (qemu-run.sh), reads the plan it prints for the tiny GPT, int8 and float, and
 # compares with the symbols of the linked program (arm-none-eabi-nm -S, System V format: size and
-# section): .flash is the model object's size in .rodata, .ram - .stack the workspace's in .bss;
+# section) and its map (-DMAP=device_int8.map, -fdata-sections: one input section per object):
+# .flash is the model object's size in .rodata, .ram - .stack the workspace's in .bss;
 # the stack is the painted one, checked on the device (plan >= painted, plan <= 1.10 x painted),
 # and again here from what the program prints.
-#   cmake -DRUNNER=qemu-run.sh -DBOARD=mps2-an386 -DPROGRAM=device_int8 -DNM=arm-none-eabi-nm -P check_footprint.cmake
-foreach(_v RUNNER BOARD PROGRAM NM)
+#   cmake -DRUNNER=qemu-run.sh -DBOARD=mps2-an386 -DPROGRAM=device_int8 -DNM=arm-none-eabi-nm \
+#         -DMAP=device_int8.map -P check_footprint.cmake
+foreach(_v RUNNER BOARD PROGRAM NM MAP)
   if(NOT DEFINED ${_v})
     message(FATAL_ERROR "check_footprint.cmake: -D${_v}=... is required")
   endif()
@@ -27,6 +29,19 @@ if(NOT _rc EQUAL 0)
   message(FATAL_ERROR "${NM} -S ${PROGRAM} failed (${_rc})")
 endif()
 
+file(READ "${MAP}" _map)
+
+# The size (decimal) of the input section .rodata.<mangled> in the linker's map (its name and
+# its address and size may be on two lines).
+function(map_section mangled out_size)
+  string(REGEX MATCH "\\.rodata\\.${mangled}[ \t\r\n]+0x[0-9a-f]+[ \t]+0x([0-9a-f]+)" _m "${_map}")
+  if(NOT _m)
+    message(FATAL_ERROR "no section .rodata.${mangled} in ${MAP}")
+  endif()
+  math(EXPR _size "0x${CMAKE_MATCH_1}" OUTPUT_FORMAT DECIMAL)
+  set(${out_size} ${_size} PARENT_SCOPE)
+endfunction()
+
 # The size (decimal) and section of the symbol named exactly `name`.
 function(symbol name out_size out_section)
   string(REGEX REPLACE "([][+.*()^$?|\\\\])" "\\\\\\1" _re "${name}")
@@ -44,10 +59,12 @@ set(_failed FALSE)
 foreach(_kind int8 float)
   if(_kind STREQUAL "int8")
     set(_model "quant_gpt_models::q")
+    set(_mangled "_ZN16quant_gpt_models1qE")
     set(_ws "(anonymous namespace)::int8_ws")
     set(_label "tiny-gpt int8 ")
   else()
     set(_model "quant_gpt_models::model")
+    set(_mangled "_ZN16quant_gpt_models5modelE")
     set(_ws "(anonymous namespace)::float_ws")
     set(_label "tiny-gpt float")
   endif()
@@ -68,8 +85,9 @@ foreach(_kind int8 float)
 
   symbol("${_model}" _model_size _model_section)
   symbol("${_ws}" _ws_size _ws_section)
+  map_section("${_mangled}" _map_size)
   set(_verdict "ok")
-  if(NOT _model_section MATCHES "^\\.rodata" OR NOT _flash EQUAL _model_size)
+  if(NOT _model_section MATCHES "^\\.rodata" OR NOT _flash EQUAL _model_size OR NOT _flash EQUAL _map_size)
     set(_verdict "MISMATCH")
   endif()
   if(NOT _ws_section MATCHES "^\\.bss" OR NOT _plan_ws EQUAL _ws_size)
@@ -80,7 +98,8 @@ foreach(_kind int8 float)
   if(_stack LESS _painted OR _stack_x10 GREATER _painted_x11)
     set(_verdict "MISMATCH")
   endif()
-  message("${BOARD} ${_kind}: flash plan ${_flash}, ${_model} ${_model_size} bytes in ${_model_section}; "
+  message("${BOARD} ${_kind}: flash plan ${_flash}, ${_model} ${_model_size} bytes in ${_model_section}, "
+          "${_map_size} in the map; "
           "workspace plan ${_plan_ws}, ${_ws} ${_ws_size} bytes in ${_ws_section}; "
           "stack plan ${_stack}, painted ${_painted}: ${_verdict}")
   if(NOT _verdict STREQUAL "ok")
