@@ -32,7 +32,7 @@ static_assert(q.ram <= 64 * 1024 && q.flash <= 256 * 1024);          // a build'
 // flash: the model's bytes; ram: the workspace's plus the stack bound.
 static_assert(f.flash == sizeof(float_model) && q.flash == sizeof(int8_model));
 static_assert(f.ram == sizeof(float_ws) + f.stack && q.ram == sizeof(int8_ws) + q.stack);
-static_assert(f.stack >= sa::frame_allowance && q.stack >= sa::frame_allowance);
+static_assert(f.stack >= sa::frame_allowance && q.stack >= sa::detail::target_frame_allowances().int8_gpt);
 // The budgets a build can guard: both fit a 64 KiB RAM and a 256 KiB flash.
 static_assert(q.ram <= 64 * 1024 && f.ram <= 64 * 1024);
 static_assert(q.flash <= 256 * 1024 && f.flash <= 256 * 1024);

@@ -18,30 +18,56 @@ struct memory_plan {
   std::size_t flash = 0;
   /// Read-write bytes: the workspace (caches and buffers) plus `stack`.
   std::size_t ram = 0;
-  /// A bound of the stack a decode loop puts on top of its caller's frame (generate(model,
-  /// prompt, workspace) less the result it returns, sizeof(result<std::array<I, N + MaxNew>>),
-  /// which is the caller's; one step is one hidden(ids, workspace) of one id, or a prefill of
-  /// the last context_length ids past the context, and the choice of the next id from its
-  /// logits): the large locals it holds at once, counted from the shapes, plus
-  /// `frame_allowance`.
+  /// A bound of the stack generate(model, prompt, workspace) puts on top of its caller's frame,
+  /// less the result it returns (sizeof(result<std::array<I, N + MaxNew>>), the caller's): the
+  /// large locals its decode loop holds at once, counted from the shapes, plus the target's
+  /// measured allowance for the frames (frame_allowance). A loop of the caller's own over
+  /// hidden() or prefill() holds their results too, each with room for an error.
   std::size_t stack = 0;
   friend constexpr bool operator==(const memory_plan&, const memory_plan&) = default;
 };
 
-/// What memory_plan::stack adds to the locals it counts for the frames themselves (saved
-/// registers, return addresses, loop variables, small scalars): checked against GCC's
-/// -fstack-usage on x86-64 and the painted stack of tests/device_int8 (docs/embedded.md, "Memory
-/// plan").
-inline constexpr std::size_t frame_allowance = 1024;
+namespace detail {
+// The bytes memory_plan::stack adds to the locals it counts from the shapes, for the frames
+// themselves (saved registers, spills, loop state, what inlining keeps apart): measured, per
+// build, as the painted stack of generate<16> (tests/device_int8, GCC 12, the tiny GPT) less the
+// counted locals, then rounded up by about 4%. Keyed on the compiler's predefined macros; a build
+// not listed gets `unmeasured`, above every measured one, and should be measured before it is
+// trusted (docs/embedded.md, "Memory plan").
+struct frame_allowances {
+  std::size_t float_gpt;  // gpt_model<float, Cfg>
+  std::size_t int8_gpt;   // quantized_gpt<Cfg>
+};
+inline constexpr frame_allowances unmeasured{2048, 2048};
+consteval frame_allowances target_frame_allowances() noexcept {
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && defined(__arm__)
+#if defined(__ARM_FEATURE_MVE) && !defined(__OPTIMIZE_SIZE__)
+  return {1110, 762};  // Cortex-M55 (Helium), -O3
+#elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP)
+  return {710, 672};  // Cortex-M4F, M7 (ARMv7E-M, hard float), -O3
+#elif (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_8M_MAIN__)) && defined(__OPTIMIZE_SIZE__)
+#if defined(__ARM_FP)
+  return {610, 52};  // Cortex-M33 (ARMv8-M Mainline, hard float), -Os
+#else
+  return {760, 52};  // Cortex-M3 (ARMv7-M, float in software), -Os
+#endif
+#else
+  return unmeasured;
+#endif
+#else
+  return unmeasured;
+#endif
+}
+}  // namespace detail
+
+/// What memory_plan::stack adds to the locals it counts for the frames themselves, on the build
+/// being compiled: the float GPT's (the int8 GPT's is detail::target_frame_allowances()'s
+/// int8_gpt). Measured per target (docs/embedded.md, "Memory plan").
+inline constexpr std::size_t frame_allowance = detail::target_frame_allowances().float_gpt;
 
 namespace detail {
 template <class Model, class Workspace>
 inline constexpr bool footprint_known = false;
-
-// The results a decode loop holds at once, each with room for an error: admit()'s, hidden()'s
-// and prefill()'s, the loop's slots for both once they are inlined into it, and an error under
-// construction (GCC -O3 on the Cortex-M4F keeps them apart: tests/device_int8).
-inline constexpr std::size_t decode_step_results = 6 * sizeof(error);
 
 // The plan of a model and its workspace; specialised for each model family.
 template <class Model, class Workspace>
@@ -55,10 +81,10 @@ struct footprint_of {
 
 template <class T, gpt_config Cfg, std::size_t Capacity>
 struct footprint_of<gpt_model<T, Cfg>, gpt_workspace<T, Cfg, Capacity>> {
-  // A decode step: its results, the hidden state and its copies (3 rows of emb_dim), the logits
-  // and their softmax (2 rows of vocab_size), a LayerNorm row.
-  static constexpr std::size_t stack =
-      decode_step_results + 4 * sizeof(T) * Cfg.emb_dim + 2 * sizeof(T) * Cfg.vocab_size + frame_allowance;
+  // A decode step's locals (generate's loop keeps no result, so no room for an error): the
+  // hidden state of the last position and a LayerNorm row (emb_dim each), the logits and their
+  // softmax (vocab_size each); then the frames.
+  static constexpr std::size_t stack = sizeof(T) * (2 * Cfg.emb_dim + 2 * Cfg.vocab_size) + frame_allowance;
   static constexpr memory_plan plan{sizeof(gpt_model<T, Cfg>), sizeof(gpt_workspace<T, Cfg, Capacity>) + stack, stack};
 };
 }  // namespace detail

@@ -195,6 +195,10 @@ constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& bl
 }
 }  // namespace detail
 
+namespace detail {
+struct decode_access;
+}  // namespace detail
+
 /// The book's GPTModel for configuration Cfg: token and positional embeddings, n_layers
 /// transformer blocks, a final LayerNorm and an output head without bias.
 ///
@@ -456,6 +460,17 @@ struct gpt_model {
   }
 
  private:
+  friend struct detail::decode_access;
+
+  // prefill_with's work without its checks, for the decode loop (detail::decode_steps), whose
+  // ids are admitted already: the last id's final-norm row into `last`, and no result (with its
+  // room for an error) on the stack.
+  template <class I, std::size_t Capacity, class Policy>
+  constexpr void decode_into(const I* ids, std::size_t count, gpt_workspace<T, Cfg, Capacity>& workspace,
+                             matrix<T, 1, Cfg.emb_dim>& last, const Policy& policy) const noexcept {
+    pieces_into<I, Capacity, Policy>{this, ids, count, &workspace, policy}(last);
+  }
+
   // run_chunks as the filler of a result (a function object, not a lambda: GCC's -Wshadow would
   // flag a lambda's parameter names against a user's globals).
   template <class I, std::size_t N, std::size_t Capacity, class Policy = detail::serial>
@@ -591,6 +606,16 @@ constexpr void check_workspace_capacity() noexcept {
 }  // namespace detail
 
 namespace detail {
+// The decode loop's way into a model's workspace (gpt_model, quantized_gpt): their private
+// decode_into(ids, count, workspace, row, policy), prefill_with's work without its checks.
+struct decode_access {
+  template <class Model, class I, class Workspace, class Row, class Policy>
+  static constexpr void prefill(const Model& model, const I* ids, std::size_t count, Workspace& workspace, Row& last,
+                                const Policy& policy) noexcept {
+    model.decode_into(ids, count, workspace, last, policy);
+  }
+};
+
 // The decode loop every generate shares: ids[0, n) hold the prompt (n >= 1, its ids checked,
 // the workspace big enough); up to max_new ids are appended, each chosen by choose(h) from the
 // last position's final-norm hidden state h, which returns the id or nothing to stop. The
@@ -598,8 +623,11 @@ namespace detail {
 // context_length the book's crop shifts every position, so each step runs the last
 // context_length ids afresh (a slide). Returns the count of ids.
 // Model is any model with gpt_model's workspace calls (gpt_model, quantized_gpt): a static
-// `config`, and prefill_with(std::span<const I>, workspace, policy) returning
-// result<matrix<_, 1, _>>, the row choose takes.
+// `config`, prefill_with(std::span<const I>, workspace, policy) returning
+// result<matrix<_, 1, _>>, the row choose takes, and decode_into (decode_access). The callers
+// have admitted the ids (the prompt checked, a chosen id is in the vocabulary, the workspace
+// holds every token the loop keeps), so each step runs unchecked: no result with room for an
+// error lives on the decode loop's stack (nn/footprint.hpp counts what does).
 template <class Model, class Workspace, token_id I, class Choose, class Policy = serial>
 constexpr std::size_t decode_steps(const Model& model, I* ids, std::size_t n, std::size_t max_new, Workspace& workspace,
                                    Choose& choose, const Policy& policy = {}) noexcept {
@@ -607,7 +635,8 @@ constexpr std::size_t decode_steps(const Model& model, I* ids, std::size_t n, st
   if (max_new == 0) return n;
   workspace.clear();
   const std::size_t used = n < ctx ? n : ctx;
-  auto h = model.prefill_with(std::span<const I>(ids + (n - used), used), workspace, policy).value();
+  typename decltype(model.prefill_with(std::span<const I>(ids, 1), workspace, policy))::value_type h;
+  decode_access::prefill(model, ids + (n - used), used, workspace, h, policy);
   std::size_t len = n;
   for (;;) {
     const std::optional<I> next = choose(h);
@@ -615,10 +644,10 @@ constexpr std::size_t decode_steps(const Model& model, I* ids, std::size_t n, st
     ids[len++] = *next;
     if (len == n + max_new) break;
     if (len <= ctx) {
-      h = model.prefill_with(std::span<const I>(ids + (len - 1), 1), workspace, policy).value();
+      decode_access::prefill(model, ids + (len - 1), 1, workspace, h, policy);
     } else {
       workspace.clear();
-      h = model.prefill_with(std::span<const I>(ids + (len - ctx), ctx), workspace, policy).value();
+      decode_access::prefill(model, ids + (len - ctx), ctx, workspace, h, policy);
     }
   }
   return len;
@@ -681,7 +710,9 @@ constexpr result<std::array<I, N + MaxNew>> generate_greedy(const gpt_model<T, C
   constexpr std::size_t ctx = Cfg.context_length;
   constexpr std::size_t longest = N + MaxNew - 1;
   check_workspace_capacity<Capacity, MaxNew == 0 ? 0 : (longest < ctx ? longest : ctx)>();
-  if (auto known = ids_in_vocabulary<Cfg.vocab_size>(prompt.data(), N); !known) return known.error();
+  using ids = result<std::array<I, N + MaxNew>>;
+  if (const std::size_t bad = first_bad_id<Cfg.vocab_size>(prompt.data(), N); bad < N)
+    return refuse_bad_id<ids, Cfg.vocab_size>(prompt.data(), bad);
   return {result_fill, greedy_into<MaxNew, T, Cfg, I, N, Capacity, Policy>{&model, &prompt, &workspace, policy}};
 }
 }  // namespace detail

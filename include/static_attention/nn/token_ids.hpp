@@ -58,6 +58,14 @@ constexpr error bad_id_error(const I* ids, std::size_t at) noexcept {
                     " is outside the vocabulary [0, ", VocabSize, ")");
 }
 
+// R (a result) holding bad_id_error for ids[at], built in a frame of its own: a caller that
+// checks its ids first (generate) keeps no error-sized temporary in its frame, which a decode
+// loop's stack would carry throughout (nn/footprint.hpp).
+template <class R, std::size_t VocabSize, token_id I>
+[[gnu::noinline]] constexpr R refuse_bad_id(const I* ids, std::size_t at) noexcept {
+  return bad_id_error<VocabSize>(ids, at);
+}
+
 // Success if every one of the count ids is in [0, VocabSize), or the first bad one's error.
 template <std::size_t VocabSize, token_id I>
 constexpr result<void> ids_in_vocabulary(const I* ids, std::size_t count) noexcept {

@@ -374,6 +374,17 @@ struct quantized_gpt {
   friend constexpr bool operator==(const quantized_gpt&, const quantized_gpt&) = default;
 
  private:
+  friend struct detail::decode_access;
+
+  // prefill_with's work without its checks, for the decode loop (detail::decode_steps), whose
+  // ids are admitted already: the last id's final-norm codes into `last`, and no result (with
+  // its room for an error) on the stack.
+  template <class I, std::size_t Capacity, class Policy>
+  constexpr void decode_into(const I* ids, std::size_t count, quantized_gpt_workspace<Cfg, Capacity>& workspace,
+                             matrix<std::int8_t, 1, Cfg.emb_dim>& last, const Policy&) const noexcept {
+    chunks_into<I, Capacity>{this, ids, count, &workspace, count - 1}(last);
+  }
+
   // count admitted ids through the workspace as the filler of a result: whole chunks, then the
   // rest one token at a time (integer arithmetic: the bits do not depend on the split); the
   // final-norm codes of the ids from keep_from on go to rows (row keep_from first).
@@ -697,7 +708,9 @@ constexpr result<std::array<I, N + MaxNew>> generate(const quantized_gpt<Cfg>& m
   constexpr std::size_t ctx = Cfg.context_length;
   constexpr std::size_t longest = N + MaxNew - 1;
   detail::check_workspace_capacity<Capacity, MaxNew == 0 ? 0 : (longest < ctx ? longest : ctx)>();
-  if (auto known = detail::ids_in_vocabulary<Cfg.vocab_size>(prompt.data(), N); !known) return known.error();
+  using ids = result<std::array<I, N + MaxNew>>;
+  if (const std::size_t bad = detail::first_bad_id<Cfg.vocab_size>(prompt.data(), N); bad < N)
+    return detail::refuse_bad_id<ids, Cfg.vocab_size>(prompt.data(), bad);  // the error's frame is its own
   return {detail::result_fill, detail::quantized_greedy_into<MaxNew, Cfg, I, N, Capacity>{&model, &prompt, &workspace}};
 }
 

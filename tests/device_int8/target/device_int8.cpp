@@ -6,8 +6,9 @@
 // stack, measured), and the model's bytes; and it checks that the int8 outputs are the constant evaluator's, bit for
 // bit, and within the error bound of tests/quantize. Then the int8 tiny GPT generates 16 tokens with its KV cache
 // (generate(q, prompt, workspace), the workspace static) and without (generate_text_simple), and one decode step
-// within the context runs alone, float and int8: instructions per token, the painted stack against footprint<>'s
-// bound, and the ids against the constant evaluator's. Exit status 0 when everything holds.
+// within the context runs alone, float and int8: instructions per token, the painted stack of generate<16> (from the
+// caller's stack pointer, less its result) against footprint<>'s plan, which must be at least the painted stack and at
+// most 1.10 times it, and the ids against the constant evaluator's. Exit status 0 when everything holds.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -167,13 +168,23 @@ struct one_step {
   }
 };
 
+// The stack pointer where it is read.
+[[gnu::always_inline]] inline std::uintptr_t stack_pointer() {
+  std::uintptr_t sp;
+  __asm__ volatile("mov %0, sp" : "=r"(sp));
+  return sp;
+}
+
+// Instructions and stack of f(): the stack counted from this frame's stack pointer at the call
+// (the bytes below the paint's top are f's too), so that it is every byte f() took.
 template <class F>
 [[gnu::noinline]] measured measure_call(const F& f) {
   const std::uintptr_t top = paint_stack();
+  const std::uintptr_t sp = stack_pointer();
   const std::uint32_t start = now();
   f();
   const std::uint32_t ticks = ticks_since(start);
-  return {instructions(ticks), stack_used(top)};
+  return {instructions(ticks), stack_used(top) + (sp - top)};
 }
 
 template <class Model, class Workspace>
@@ -190,8 +201,10 @@ bool run_generation(const char* name, const Model& model, Workspace& ws, const g
   int next = -1;
   const measured s = measure_call(one_step<Model, Workspace>{&model, &ws, expected[7], &next});
   const bool ids = prefilled && cached == expected && recomputed == expected && next == expected[8];
-  // generate's result is the caller's: the plan bounds the rest.
-  const bool stack = c.stack <= plan.stack + sizeof(sa::result<generated>) && s.stack <= plan.stack;
+  // generate's result is the caller's (it is in cached_generation's frame): the plan bounds the
+  // rest, and is at most 10% above it (issue #26: the plan >= what was used, and within 10%).
+  const std::size_t used = c.stack - sizeof(sa::result<generated>);
+  const bool stack = used <= plan.stack && plan.stack * 10 <= used * 11;
   std::printf("%s generate<16> cached: %lu instructions, %lu per token, %u bytes of stack\n", name,
               static_cast<unsigned long>(c.instructions), static_cast<unsigned long>(c.instructions / new_tokens),
               static_cast<unsigned>(c.stack));
@@ -200,9 +213,12 @@ bool run_generation(const char* name, const Model& model, Workspace& ws, const g
               static_cast<unsigned>(r.stack));
   std::printf("%s one cached decode step (position 7): %lu instructions, %u bytes of stack\n", name,
               static_cast<unsigned long>(s.instructions), static_cast<unsigned>(s.stack));
+  std::printf("%s stack plan %u, painted %u (generate<16> less its result), plan / painted %.3f\n", name,
+              static_cast<unsigned>(plan.stack), static_cast<unsigned>(used),
+              static_cast<double>(plan.stack) / static_cast<double>(used));
   std::printf(
       "%s footprint: flash %u (sizeof model %u), ram %u (workspace %u + stack bound %u; result %u); "
-      "ids %s the constant evaluator's; stack %s within the bound\n",
+      "ids %s the constant evaluator's; stack %s within the bound and 10%% of it\n",
       name, static_cast<unsigned>(plan.flash), static_cast<unsigned>(sizeof(Model)), static_cast<unsigned>(plan.ram),
       static_cast<unsigned>(sizeof(Workspace)), static_cast<unsigned>(plan.stack),
       static_cast<unsigned>(sizeof(sa::result<generated>)), ids ? "are" : "are NOT", stack ? "is" : "is NOT");
@@ -218,8 +234,9 @@ int main() {
   const bool a = run("mha16x4", qm::mha16, qm::mha16_q, x16, int8_expected16, 5.5e-3f);
   const bool b = run("chapter", qm::chapter_mha, qm::chapter_q, qm::chapter_inputs, int8_expected_chapter, 3.5e-3f);
   const bool c = run("tiny-gpt", qg::model, qg::q, gpt_ids, int8_expected_gpt, 0.032f);
-  const bool g = run_generation("tiny-gpt int8 ", qg::q, int8_ws, int8_expected_ids, int8_plan) &&
-                 run_generation("tiny-gpt float", qg::model, float_ws, float_expected_ids, float_plan);
+  const bool g8 = run_generation("tiny-gpt int8 ", qg::q, int8_ws, int8_expected_ids, int8_plan);
+  const bool gf = run_generation("tiny-gpt float", qg::model, float_ws, float_expected_ids, float_plan);
+  const bool g = g8 && gf;
   std::printf("%s\n", a && b && c && g ? "ok" : "FAILED");
   return a && b && c && g ? 0 : 1;
 }
