@@ -3123,6 +3123,21 @@ struct fused<double> {
 template <class F>
 fused(F, F, F) -> fused<F>;
 
+/// fma(a, b, c) rounded once, for the normal and sampling kernels: fused<F> in constant
+/// evaluation, and at run time too but for float on targets with a float FMA instruction (x86
+/// with FMA, AArch64, Arm with a single-precision VFMA), which gives fused<float>'s bits for
+/// every input (it is correct for every input) and costs one instruction instead of an
+/// out-of-line emulation. Double keeps fused<double> at run time: it is exact only within
+/// ranges (see fma_safe_double) the instruction does not share.
+template <class F>
+[[nodiscard]] constexpr F fma_rn(F a, F b, F c) noexcept {
+#if defined(__FMA__) || defined(__aarch64__) || (defined(__ARM_FEATURE_FMA) && defined(__ARM_FP) && (__ARM_FP & 4))
+  if constexpr (sizeof(F) == sizeof(float))
+    if (!std::is_constant_evaluated()) return __builtin_fmaf(a, b, c);
+#endif
+  return fused<F>(a, b, c).value;
+}
+
 namespace fma_detail {
 
 // |x| with no call (the constant-evaluation folds use the same expression).
@@ -3320,6 +3335,7 @@ template <class F>
 namespace torch_normal {
 // The normal kernels' names for the one implementation.
 using ::static_attention::detail::add_round_to_odd;
+using ::static_attention::detail::fma_rn;
 using ::static_attention::detail::fused;
 }  // namespace torch_normal
 
@@ -4320,7 +4336,7 @@ SA_DETAIL_MATH_BEGIN
 
 namespace static_attention::detail::torch_normal {
 
-// float: PyTorch's AVX2 kernel, one lane at a time. Each fused() is an FMA that GCC formed in
+// float: PyTorch's AVX2 kernel, one lane at a time. Each fma_rn() is an FMA that GCC formed in
 // libtorch_cpu.so; every other product and sum is rounded on its own. Products that are exact
 // (by a power of two, or of small integers by short constants) are written unfused: fusing
 // them would not change a bit.
@@ -4347,11 +4363,11 @@ inline constexpr float two_pi_f = 0x1.921fb6p+2f;  // _mm256_set1_ps(2.0f * c10:
               e = (static_cast<float>(static_cast<std::int32_t>(__builtin_bit_cast(std::uint32_t, x) >> 23) - 127) +
                    1.0f) -
                   (m < sqrt_half_f ? 1.0f : 0.0f),
-              t = (m - 1.0f) + (m < sqrt_half_f ? m : 0.0f), z = t * t, y1 = fused(log_p[0], t, log_p[1]).value,
-              y2 = fused(y1, t, log_p[2]).value, y3 = fused(y2, t, log_p[3]).value, y4 = fused(y3, t, log_p[4]).value,
-              y5 = fused(y4, t, log_p[5]).value, y6 = fused(y5, t, log_p[6]).value, y7 = fused(y6, t, log_p[7]).value,
-              y8 = fused(y7, t, log_p[8]).value;
-  return (t + (fused(y8 * t, z, e * log_q1).value - z * 0.5f)) + e * log_q2;
+              t = (m - 1.0f) + (m < sqrt_half_f ? m : 0.0f), z = t * t, y1 = fma_rn(log_p[0], t, log_p[1]),
+              y2 = fma_rn(y1, t, log_p[2]), y3 = fma_rn(y2, t, log_p[3]), y4 = fma_rn(y3, t, log_p[4]),
+              y5 = fma_rn(y4, t, log_p[5]), y6 = fma_rn(y5, t, log_p[6]), y7 = fma_rn(y6, t, log_p[7]),
+              y8 = fma_rn(y7, t, log_p[8]);
+  return (t + (fma_rn(y8 * t, z, e * log_q1) - z * 0.5f)) + e * log_q2;
 }
 
 struct sin_cos_f {
@@ -4367,11 +4383,11 @@ struct sin_cos_f {
   const std::uint32_t sign = __builtin_bit_cast(std::uint32_t, x) & 0x8000'0000U;
   const float ax = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, x) ^ sign);
   const std::int32_t j = (static_cast<std::int32_t>(ax * four_over_pi_f) + 1) & ~1;
-  const float y = static_cast<float>(j), r1 = fused(y, minus_dp1, ax).value, r2 = fused(y, minus_dp2, r1).value,
-              r = fused(y, minus_dp3, r2).value, z = r * r, c1 = fused(z, cos_p0, cos_p1).value,
-              c2 = fused(z, c1, cos_p2).value, c = fused(c2 * z, z, -(z * 0.5f)).value + 1.0f,
-              s1 = fused(sin_p0, z, sin_p1).value, s2 = fused(z, s1, sin_p2).value, s = fused(z * s2, r, r).value,
-              sin_poly = (j & 2) == 0 ? s + 0.0f : 0.0f + c, cos_poly = (j & 2) == 0 ? 0.0f + c : s + 0.0f;
+  const float y = static_cast<float>(j), r1 = fma_rn(y, minus_dp1, ax), r2 = fma_rn(y, minus_dp2, r1),
+              r = fma_rn(y, minus_dp3, r2), z = r * r, c1 = fma_rn(z, cos_p0, cos_p1), c2 = fma_rn(z, c1, cos_p2),
+              c = fma_rn(c2 * z, z, -(z * 0.5f)) + 1.0f, s1 = fma_rn(sin_p0, z, sin_p1), s2 = fma_rn(z, s1, sin_p2),
+              s = fma_rn(z * s2, r, r), sin_poly = (j & 2) == 0 ? s + 0.0f : 0.0f + c,
+              cos_poly = (j & 2) == 0 ? 0.0f + c : s + 0.0f;
   return {__builtin_bit_cast(
               float, __builtin_bit_cast(std::uint32_t, sin_poly) ^ sign ^ (static_cast<std::uint32_t>(j & 4) << 29)),
           __builtin_bit_cast(
@@ -4542,25 +4558,24 @@ inline constexpr log_entry log_table[128] = {
 // rhi (r rounded to 26 bits, so rhi^2/2 is exact); elsewhere x = 2^k z with z near the centre
 // c of one of 128 subintervals, log(x) = k ln 2 + log(c) + log(1 + r), r = z/c - 1 by one fma.
 [[nodiscard]] constexpr double arm_log_near_one(double x) noexcept {
-  const double r = x - 1.0, r2 = r * r, r3 = r * r2, q1 = fused(r, log_b[2], log_b[1]).value,
-               q4 = fused(r, log_b[5], log_b[4]).value, q7 = fused(r, log_b[8], log_b[7]).value,
-               q3 = fused(r2, log_b[3], q1).value, q6 = fused(r2, log_b[6], q4).value,
-               q9 = fused(r2, log_b[9], q7).value, q10 = fused(r3, log_b[10], q9).value,
-               q = fused(fused(q10, r3, q6).value, r3, q3).value, w = r * 0x1p27, rhi = r + w - w, rlo = r - rhi,
+  const double r = x - 1.0, r2 = r * r, r3 = r * r2, q1 = fma_rn(r, log_b[2], log_b[1]),
+               q4 = fma_rn(r, log_b[5], log_b[4]), q7 = fma_rn(r, log_b[8], log_b[7]), q3 = fma_rn(r2, log_b[3], q1),
+               q6 = fma_rn(r2, log_b[6], q4), q9 = fma_rn(r2, log_b[9], q7), q10 = fma_rn(r3, log_b[10], q9),
+               q = fma_rn(fma_rn(q10, r3, q6), r3, q3), w = r * 0x1p27, rhi = r + w - w, rlo = r - rhi,
                half_sq = rhi * rhi * log_b[0], hi = r + half_sq, lo = (r - hi) + half_sq,
-               lo2 = fused(log_b[0] * rlo, rhi + r, lo).value;
-  return x == 1.0 ? 0.0 : hi + fused(r3, q, lo2).value;
+               lo2 = fma_rn(log_b[0] * rlo, rhi + r, lo);
+  return x == 1.0 ? 0.0 : hi + fma_rn(r3, q, lo2);
 }
 
 [[nodiscard]] constexpr double arm_log_table(std::uint64_t ix) noexcept {
   const std::uint64_t tmp = ix - 0x3fe6'0000'0000'0000ULL;
   const log_entry& t = log_table[(tmp >> 45) % 128];
   const double k = static_cast<double>(static_cast<std::int64_t>(tmp) >> 52),
-               r = fused(__builtin_bit_cast(double, ix - (tmp & 0xfff0'0000'0000'0000ULL)), t.invc, -1.0).value,
-               w = k * log_ln2hi + t.logc, hi = w + r, lo = fused(k, log_ln2lo, (w - hi) + r).value, r2 = r * r,
-               a12 = fused(r, log_a[2], log_a[1]).value, a34 = fused(r, log_a[4], log_a[3]).value,
-               lo2 = fused(r2, log_a[0], lo).value, poly = fused(a34, r2, a12).value;
-  return fused(r * r2, poly, lo2).value + hi;
+               r = fma_rn(__builtin_bit_cast(double, ix - (tmp & 0xfff0'0000'0000'0000ULL)), t.invc, -1.0),
+               w = k * log_ln2hi + t.logc, hi = w + r, lo = fma_rn(k, log_ln2lo, (w - hi) + r), r2 = r * r,
+               a12 = fma_rn(r, log_a[2], log_a[1]), a34 = fma_rn(r, log_a[4], log_a[3]), lo2 = fma_rn(r2, log_a[0], lo),
+               poly = fma_rn(a34, r2, a12);
+  return fma_rn(r * r2, poly, lo2) + hi;
 }
 
 [[nodiscard]] constexpr double arm_log(double x) noexcept {
@@ -4645,7 +4660,7 @@ namespace static_attention::detail::torch_normal {
   const double xs = x == 0.0 ? 1.0 : x,
                y0 = __builtin_bit_cast(double, (__builtin_bit_cast(std::uint64_t, xs) >> 1) + 0x1ff8'0000'0000'0000ULL),
                y1 = 0.5 * (y0 + xs / y0), y2 = 0.5 * (y1 + xs / y1), y3 = 0.5 * (y2 + xs / y2),
-               y = 0.5 * (y3 + xs / y3), r = fused(-y, y, xs).value,
+               y = 0.5 * (y3 + xs / y3), r = fma_rn(-y, y, xs),
                yu = y * __builtin_bit_cast(
                             double, (__builtin_bit_cast(std::uint64_t, y) & 0x7ff0'0000'0000'0000ULL) - (52ULL << 52)),
                yu_below = (__builtin_bit_cast(std::uint64_t, y) & 0x000f'ffff'ffff'ffffULL) == 0 ? 0.5 * yu : yu;
@@ -4971,8 +4986,8 @@ namespace static_attention::detail::torch_normal {
 constexpr void box_muller_avx2(float* first, float mean, float std_dev) noexcept {
   const sin_cos_f sc = cephes_sincos(two_pi_f * first[8]);
   const float radius = sqrt_f(-2.0f * cephes_log(1.0f - first[0]));
-  first[0] = fused(radius * sc.cos, std_dev, mean).value;
-  first[8] = fused(radius * sc.sin, std_dev, mean).value;
+  first[0] = fma_rn(radius * sc.cos, std_dev, mean);
+  first[8] = fma_rn(radius * sc.sin, std_dev, mean);
 }
 
 inline constexpr double two_pi_d = 0x1.921fb54442d18p+2;  // 2.0f * c10::pi<double>
@@ -4983,8 +4998,8 @@ inline constexpr double two_pi_d = 0x1.921fb54442d18p+2;  // 2.0f * c10::pi<doub
 constexpr void box_muller_double(double* first, double mean, double std_dev) noexcept {
   const sin_cos_d sc = sincos_0_2pi(two_pi_d * first[8]);
   const double radius = sqrt_d(-2.0 * arm_log(1.0 - first[0]));
-  first[0] = fused(radius * sc.cos, std_dev, mean).value;
-  first[8] = fused(radius * sc.sin, std_dev, mean).value;
+  first[0] = fma_rn(radius * sc.cos, std_dev, mean);
+  first[8] = fma_rn(radius * sc.sin, std_dev, mean);
 }
 
 // at::normal_distribution<double>'s pair from its two uniforms, the first drawn giving the
@@ -5141,7 +5156,7 @@ constexpr double linear_bias_bound(std::size_t fan_in) noexcept {
 /// T with one rounding (PyTorch's FMA kernel), where x in [0, 1) is a `torch.rand` draw.
 template <torch_real T>
 constexpr T uniform(torch_generator& gen, T from, T to) noexcept {
-  return detail::torch_normal::fused(detail::unit_draw<T>(gen), to - from, from).value;
+  return detail::torch_normal::fma_rn(detail::unit_draw<T>(gen), to - from, from);
 }
 
 namespace detail {
@@ -5149,7 +5164,7 @@ namespace detail {
 // uniform(gen, from, to) into out[0..16), in order, as one statement (cheaper to evaluate).
 template <torch_real T, std::size_t... I>
 constexpr void uniform_block(T* out, torch_generator& gen, T from, T to, std::index_sequence<I...>) noexcept {
-  ((out[I] = torch_normal::fused(unit_draw<T>(gen), to - from, from).value), ...);
+  ((out[I] = torch_normal::fma_rn(unit_draw<T>(gen), to - from, from)), ...);
 }
 
 template <torch_real T, std::size_t Size>
@@ -5264,8 +5279,7 @@ constexpr void normal_fill(torch_generator& gen, T* data, std::size_t n, std::ty
   if (n < 16) {
     for (std::size_t i = 0; i < n; ++i) {
       data[i] = static_cast<T>(
-          detail::torch_normal::fused(gen.standard_normal(), static_cast<double>(std_dev), static_cast<double>(mean))
-              .value);
+          detail::torch_normal::fma_rn(gen.standard_normal(), static_cast<double>(std_dev), static_cast<double>(mean)));
     }
     return;
   }
@@ -5483,7 +5497,7 @@ constexpr T welford(const T* x, std::int64_t n, std::int64_t stride, double corr
     const double delta = data - mean;
     const double new_mean = mean + delta / new_n;
     const double new_delta = data - new_mean;
-    m2 = torch_normal::fused<double>(delta, new_delta, m2).value;
+    m2 = torch_normal::fma_rn<double>(delta, new_delta, m2);
     mean = new_mean;
   }
   const double nf = static_cast<double>(n);
@@ -7370,6 +7384,14 @@ constexpr error bad_id_error(const I* ids, std::size_t at) noexcept {
                     " is outside the vocabulary [0, ", VocabSize, ")");
 }
 
+// R (a result) holding bad_id_error for ids[at], built in a frame of its own: a caller that
+// checks its ids first (generate) keeps no error-sized temporary in its frame, which a decode
+// loop's stack would carry throughout (nn/footprint.hpp).
+template <class R, std::size_t VocabSize, token_id I>
+[[gnu::noinline]] constexpr R refuse_bad_id(const I* ids, std::size_t at) noexcept {
+  return bad_id_error<VocabSize>(ids, at);
+}
+
 // Success if every one of the count ids is in [0, VocabSize), or the first bad one's error.
 template <std::size_t VocabSize, token_id I>
 constexpr result<void> ids_in_vocabulary(const I* ids, std::size_t count) noexcept {
@@ -8542,6 +8564,10 @@ constexpr void block_step(const transformer_block<T, D, Heads, Ctx, QkvBias>& bl
 }
 }  // namespace detail
 
+namespace detail {
+struct decode_access;
+}  // namespace detail
+
 /// The book's GPTModel for configuration Cfg: token and positional embeddings, n_layers
 /// transformer blocks, a final LayerNorm and an output head without bias.
 ///
@@ -8803,6 +8829,17 @@ struct gpt_model {
   }
 
  private:
+  friend struct detail::decode_access;
+
+  // prefill_with's work without its checks, for the decode loop (detail::decode_steps), whose
+  // ids are admitted already: the last id's final-norm row into `last`, and no result (with its
+  // room for an error) on the stack.
+  template <class I, std::size_t Capacity, class Policy>
+  constexpr void decode_into(const I* ids, std::size_t count, gpt_workspace<T, Cfg, Capacity>& workspace,
+                             matrix<T, 1, Cfg.emb_dim>& last, const Policy& policy) const noexcept {
+    pieces_into<I, Capacity, Policy>{this, ids, count, &workspace, policy}(last);
+  }
+
   // run_chunks as the filler of a result (a function object, not a lambda: GCC's -Wshadow would
   // flag a lambda's parameter names against a user's globals).
   template <class I, std::size_t N, std::size_t Capacity, class Policy = detail::serial>
@@ -8938,6 +8975,16 @@ constexpr void check_workspace_capacity() noexcept {
 }  // namespace detail
 
 namespace detail {
+// The decode loop's way into a model's workspace (gpt_model, quantized_gpt): their private
+// decode_into(ids, count, workspace, row, policy), prefill_with's work without its checks.
+struct decode_access {
+  template <class Model, class I, class Workspace, class Row, class Policy>
+  static constexpr void prefill(const Model& model, const I* ids, std::size_t count, Workspace& workspace, Row& last,
+                                const Policy& policy) noexcept {
+    model.decode_into(ids, count, workspace, last, policy);
+  }
+};
+
 // The decode loop every generate shares: ids[0, n) hold the prompt (n >= 1, its ids checked,
 // the workspace big enough); up to max_new ids are appended, each chosen by choose(h) from the
 // last position's final-norm hidden state h, which returns the id or nothing to stop. The
@@ -8945,8 +8992,11 @@ namespace detail {
 // context_length the book's crop shifts every position, so each step runs the last
 // context_length ids afresh (a slide). Returns the count of ids.
 // Model is any model with gpt_model's workspace calls (gpt_model, quantized_gpt): a static
-// `config`, and prefill_with(std::span<const I>, workspace, policy) returning
-// result<matrix<_, 1, _>>, the row choose takes.
+// `config`, prefill_with(std::span<const I>, workspace, policy) returning
+// result<matrix<_, 1, _>>, the row choose takes, and decode_into (decode_access). The callers
+// have admitted the ids (the prompt checked, a chosen id is in the vocabulary, the workspace
+// holds every token the loop keeps), so each step runs unchecked: no result with room for an
+// error lives on the decode loop's stack (nn/footprint.hpp counts what does).
 template <class Model, class Workspace, token_id I, class Choose, class Policy = serial>
 constexpr std::size_t decode_steps(const Model& model, I* ids, std::size_t n, std::size_t max_new, Workspace& workspace,
                                    Choose& choose, const Policy& policy = {}) noexcept {
@@ -8954,7 +9004,8 @@ constexpr std::size_t decode_steps(const Model& model, I* ids, std::size_t n, st
   if (max_new == 0) return n;
   workspace.clear();
   const std::size_t used = n < ctx ? n : ctx;
-  auto h = model.prefill_with(std::span<const I>(ids + (n - used), used), workspace, policy).value();
+  typename decltype(model.prefill_with(std::span<const I>(ids, 1), workspace, policy))::value_type h;
+  decode_access::prefill(model, ids + (n - used), used, workspace, h, policy);
   std::size_t len = n;
   for (;;) {
     const std::optional<I> next = choose(h);
@@ -8962,10 +9013,10 @@ constexpr std::size_t decode_steps(const Model& model, I* ids, std::size_t n, st
     ids[len++] = *next;
     if (len == n + max_new) break;
     if (len <= ctx) {
-      h = model.prefill_with(std::span<const I>(ids + (len - 1), 1), workspace, policy).value();
+      decode_access::prefill(model, ids + (len - 1), 1, workspace, h, policy);
     } else {
       workspace.clear();
-      h = model.prefill_with(std::span<const I>(ids + (len - ctx), ctx), workspace, policy).value();
+      decode_access::prefill(model, ids + (len - ctx), ctx, workspace, h, policy);
     }
   }
   return len;
@@ -9028,7 +9079,9 @@ constexpr result<std::array<I, N + MaxNew>> generate_greedy(const gpt_model<T, C
   constexpr std::size_t ctx = Cfg.context_length;
   constexpr std::size_t longest = N + MaxNew - 1;
   check_workspace_capacity<Capacity, MaxNew == 0 ? 0 : (longest < ctx ? longest : ctx)>();
-  if (auto known = ids_in_vocabulary<Cfg.vocab_size>(prompt.data(), N); !known) return known.error();
+  using ids = result<std::array<I, N + MaxNew>>;
+  if (const std::size_t bad = first_bad_id<Cfg.vocab_size>(prompt.data(), N); bad < N)
+    return refuse_bad_id<ids, Cfg.vocab_size>(prompt.data(), bad);
   return {result_fill, greedy_into<MaxNew, T, Cfg, I, N, Capacity, Policy>{&model, &prompt, &workspace, policy}};
 }
 }  // namespace detail
@@ -9426,7 +9479,7 @@ SA_DETAIL_MATH_BEGIN
 
 namespace static_attention::detail::torch_sampling {
 
-using torch_normal::fused;
+using torch_normal::fma_rn;
 
 // _mm256_cvtps_epi32 / cvtpd2dq: to the nearest integer, ties to even (|x| < 2^31).
 template <class F>
@@ -9450,13 +9503,12 @@ template <class F>
 [[nodiscard]] constexpr float sleef_expf(float d) noexcept {
   if (d < -104.0f) return 0.0f;
   const std::int32_t q = round_even(d * 1.442695040888963407359924681001892137426645954152985934135449406931f);
-  const float qf = static_cast<float>(q), s1 = fused(qf, -0.693145751953125f, d).value,
-              s = fused(qf, -1.428606765330187045e-06f, s1).value,
-              u1 = fused(0.000198527617612853646278381f, s, 0.00139304355252534151077271f).value,
-              u2 = fused(u1, s, 0.00833336077630519866943359f).value,
-              u3 = fused(u2, s, 0.0416664853692054748535156f).value,
-              u4 = fused(u3, s, 0.166666671633720397949219f).value, u5 = fused(u4, s, 0.5f).value,
-              u = 1.0f + fused(s * s, u5, s).value;
+  const float qf = static_cast<float>(q), s1 = fma_rn(qf, -0.693145751953125f, d),
+              s = fma_rn(qf, -1.428606765330187045e-06f, s1),
+              u1 = fma_rn(0.000198527617612853646278381f, s, 0.00139304355252534151077271f),
+              u2 = fma_rn(u1, s, 0.00833336077630519866943359f), u3 = fma_rn(u2, s, 0.0416664853692054748535156f),
+              u4 = fma_rn(u3, s, 0.166666671633720397949219f), u5 = fma_rn(u4, s, 0.5f),
+              u = 1.0f + fma_rn(s * s, u5, s);
   return u * pow2i_f(q >> 1) * pow2i_f(q - (q >> 1));
 }
 
@@ -9466,18 +9518,16 @@ template <class F>
   if (d < -1000.0) return 0.0;
   const std::int32_t q = round_even(d * 1.442695040888963407359924681001892137426645954152985934135449406931);
   const double qf = static_cast<double>(q),
-               s = fused(qf, -.28235290563031577122588448175013436025525412068e-12,
-                         fused(qf, -.69314718055966295651160180568695068359375, d).value)
-                       .value,
+               s = fma_rn(qf, -.28235290563031577122588448175013436025525412068e-12,
+                          fma_rn(qf, -.69314718055966295651160180568695068359375, d)),
                s2 = s * s, s4 = s2 * s2, s8 = s4 * s4,
-               p98 = fused(s, +0.2081276378237164457e-8, +0.2511210703042288022e-7).value,
-               p76 = fused(s, +0.2755762628169491192e-6, +0.2755723402025388239e-5).value,
-               p54 = fused(s, +0.2480158687479686264e-4, +0.1984126989855865850e-3).value,
-               p32 = fused(s, +0.1388888888914497797e-2, +0.8333333333314938210e-2).value,
-               p10 = fused(s, +0.4166666666666602598e-1, +0.1666666666666669072e+0).value,
-               p7_4 = fused(s2, p76, p54).value, p3_0 = fused(s2, p32, p10).value, p7_0 = fused(s4, p7_4, p3_0).value,
-               poly = fused(s8, p98, p7_0).value, u1 = fused(poly, s, 0.5).value, u2 = fused(u1, s, 1.0).value,
-               u = fused(u2, s, 1.0).value;
+               p98 = fma_rn(s, +0.2081276378237164457e-8, +0.2511210703042288022e-7),
+               p76 = fma_rn(s, +0.2755762628169491192e-6, +0.2755723402025388239e-5),
+               p54 = fma_rn(s, +0.2480158687479686264e-4, +0.1984126989855865850e-3),
+               p32 = fma_rn(s, +0.1388888888914497797e-2, +0.8333333333314938210e-2),
+               p10 = fma_rn(s, +0.4166666666666602598e-1, +0.1666666666666669072e+0), p7_4 = fma_rn(s2, p76, p54),
+               p3_0 = fma_rn(s2, p32, p10), p7_0 = fma_rn(s4, p7_4, p3_0), poly = fma_rn(s8, p98, p7_0),
+               u1 = fma_rn(poly, s, 0.5), u2 = fma_rn(u1, s, 1.0), u = fma_rn(u2, s, 1.0);
   return u * pow2i_d(q >> 1) * pow2i_d(q - (q >> 1));
 }
 
@@ -11733,30 +11783,56 @@ struct memory_plan {
   std::size_t flash = 0;
   /// Read-write bytes: the workspace (caches and buffers) plus `stack`.
   std::size_t ram = 0;
-  /// A bound of the stack a decode loop puts on top of its caller's frame (generate(model,
-  /// prompt, workspace) less the result it returns, sizeof(result<std::array<I, N + MaxNew>>),
-  /// which is the caller's; one step is one hidden(ids, workspace) of one id, or a prefill of
-  /// the last context_length ids past the context, and the choice of the next id from its
-  /// logits): the large locals it holds at once, counted from the shapes, plus
-  /// `frame_allowance`.
+  /// A bound of the stack generate(model, prompt, workspace) puts on top of its caller's frame,
+  /// less the result it returns (sizeof(result<std::array<I, N + MaxNew>>), the caller's): the
+  /// large locals its decode loop holds at once, counted from the shapes, plus the target's
+  /// measured allowance for the frames (frame_allowance). A loop of the caller's own over
+  /// hidden() or prefill() holds their results too, each with room for an error.
   std::size_t stack = 0;
   friend constexpr bool operator==(const memory_plan&, const memory_plan&) = default;
 };
 
-/// What memory_plan::stack adds to the locals it counts for the frames themselves (saved
-/// registers, return addresses, loop variables, small scalars): checked against GCC's
-/// -fstack-usage on x86-64 and the painted stack of tests/device_int8 (docs/embedded.md, "Memory
-/// plan").
-inline constexpr std::size_t frame_allowance = 1024;
+namespace detail {
+// The bytes memory_plan::stack adds to the locals it counts from the shapes, for the frames
+// themselves (saved registers, spills, loop state, what inlining keeps apart): measured, per
+// build, as the painted stack of generate<16> (tests/device_int8, GCC 12, the tiny GPT) less the
+// counted locals, then rounded up by about 4%. Keyed on the compiler's predefined macros; a build
+// not listed gets `unmeasured`, above every measured one, and should be measured before it is
+// trusted (docs/embedded.md, "Memory plan").
+struct frame_allowances {
+  std::size_t float_gpt;  // gpt_model<float, Cfg>
+  std::size_t int8_gpt;   // quantized_gpt<Cfg>
+};
+inline constexpr frame_allowances unmeasured{2048, 2048};
+consteval frame_allowances target_frame_allowances() noexcept {
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && defined(__arm__)
+#if defined(__ARM_FEATURE_MVE) && !defined(__OPTIMIZE_SIZE__)
+  return {1110, 762};  // Cortex-M55 (Helium), -O3
+#elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP)
+  return {710, 672};  // Cortex-M4F, M7 (ARMv7E-M, hard float), -O3
+#elif (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_8M_MAIN__)) && defined(__OPTIMIZE_SIZE__)
+#if defined(__ARM_FP)
+  return {610, 52};  // Cortex-M33 (ARMv8-M Mainline, hard float), -Os
+#else
+  return {760, 52};  // Cortex-M3 (ARMv7-M, float in software), -Os
+#endif
+#else
+  return unmeasured;
+#endif
+#else
+  return unmeasured;
+#endif
+}
+}  // namespace detail
+
+/// What memory_plan::stack adds to the locals it counts for the frames themselves, on the build
+/// being compiled: the float GPT's (the int8 GPT's is detail::target_frame_allowances()'s
+/// int8_gpt). Measured per target (docs/embedded.md, "Memory plan").
+inline constexpr std::size_t frame_allowance = detail::target_frame_allowances().float_gpt;
 
 namespace detail {
 template <class Model, class Workspace>
 inline constexpr bool footprint_known = false;
-
-// The results a decode loop holds at once, each with room for an error: admit()'s, hidden()'s
-// and prefill()'s, the loop's slots for both once they are inlined into it, and an error under
-// construction (GCC -O3 on the Cortex-M4F keeps them apart: tests/device_int8).
-inline constexpr std::size_t decode_step_results = 6 * sizeof(error);
 
 // The plan of a model and its workspace; specialised for each model family.
 template <class Model, class Workspace>
@@ -11770,10 +11846,10 @@ struct footprint_of {
 
 template <class T, gpt_config Cfg, std::size_t Capacity>
 struct footprint_of<gpt_model<T, Cfg>, gpt_workspace<T, Cfg, Capacity>> {
-  // A decode step: its results, the hidden state and its copies (3 rows of emb_dim), the logits
-  // and their softmax (2 rows of vocab_size), a LayerNorm row.
-  static constexpr std::size_t stack =
-      decode_step_results + 4 * sizeof(T) * Cfg.emb_dim + 2 * sizeof(T) * Cfg.vocab_size + frame_allowance;
+  // A decode step's locals (generate's loop keeps no result, so no room for an error): the
+  // hidden state of the last position and a LayerNorm row (emb_dim each), the logits and their
+  // softmax (vocab_size each); then the frames.
+  static constexpr std::size_t stack = sizeof(T) * (2 * Cfg.emb_dim + 2 * Cfg.vocab_size) + frame_allowance;
   static constexpr memory_plan plan{sizeof(gpt_model<T, Cfg>), sizeof(gpt_workspace<T, Cfg, Capacity>) + stack, stack};
 };
 }  // namespace detail
@@ -13704,6 +13780,17 @@ struct quantized_gpt {
   friend constexpr bool operator==(const quantized_gpt&, const quantized_gpt&) = default;
 
  private:
+  friend struct detail::decode_access;
+
+  // prefill_with's work without its checks, for the decode loop (detail::decode_steps), whose
+  // ids are admitted already: the last id's final-norm codes into `last`, and no result (with
+  // its room for an error) on the stack.
+  template <class I, std::size_t Capacity, class Policy>
+  constexpr void decode_into(const I* ids, std::size_t count, quantized_gpt_workspace<Cfg, Capacity>& workspace,
+                             matrix<std::int8_t, 1, Cfg.emb_dim>& last, const Policy&) const noexcept {
+    chunks_into<I, Capacity>{this, ids, count, &workspace, count - 1}(last);
+  }
+
   // count admitted ids through the workspace as the filler of a result: whole chunks, then the
   // rest one token at a time (integer arithmetic: the bits do not depend on the split); the
   // final-norm codes of the ids from keep_from on go to rows (row keep_from first).
@@ -14027,7 +14114,9 @@ constexpr result<std::array<I, N + MaxNew>> generate(const quantized_gpt<Cfg>& m
   constexpr std::size_t ctx = Cfg.context_length;
   constexpr std::size_t longest = N + MaxNew - 1;
   detail::check_workspace_capacity<Capacity, MaxNew == 0 ? 0 : (longest < ctx ? longest : ctx)>();
-  if (auto known = detail::ids_in_vocabulary<Cfg.vocab_size>(prompt.data(), N); !known) return known.error();
+  using ids = result<std::array<I, N + MaxNew>>;
+  if (const std::size_t bad = detail::first_bad_id<Cfg.vocab_size>(prompt.data(), N); bad < N)
+    return detail::refuse_bad_id<ids, Cfg.vocab_size>(prompt.data(), bad);  // the error's frame is its own
   return {detail::result_fill, detail::quantized_greedy_into<MaxNew, Cfg, I, N, Capacity>{&model, &prompt, &workspace}};
 }
 
@@ -14037,13 +14126,13 @@ namespace static_attention::detail {
 
 template <gpt_config Cfg, std::size_t Capacity>
 struct footprint_of<quantized_gpt<Cfg>, quantized_gpt_workspace<Cfg, Capacity>> {
-  // A decode step: its results and the final-norm codes and their copies (3 rows of emb_dim
-  // int8); the logits as int32 accumulators and floats (2 rows of vocab_size); a LayerNorm's
-  // centred row and a projection's accumulators (emb_dim int32 each); the softmax's exponents
-  // (Capacity uint32).
-  static constexpr std::size_t stack =
-      decode_step_results + 3 * Cfg.emb_dim + (sizeof(std::int32_t) + sizeof(float)) * Cfg.vocab_size +
-      2 * sizeof(std::int32_t) * Cfg.emb_dim + sizeof(std::uint32_t) * Capacity + frame_allowance;
+  // A decode step's locals (generate's loop keeps no result, so no room for an error): the
+  // final-norm codes of the last position (emb_dim int8), the logits as int32 accumulators and
+  // floats (vocab_size each), a LayerNorm's centred row and a projection's accumulators (emb_dim
+  // int32 each), the softmax's exponents (Capacity uint32); then the frames.
+  static constexpr std::size_t stack = Cfg.emb_dim + (sizeof(std::int32_t) + sizeof(float)) * Cfg.vocab_size +
+                                       2 * sizeof(std::int32_t) * Cfg.emb_dim + sizeof(std::uint32_t) * Capacity +
+                                       target_frame_allowances().int8_gpt;
   static constexpr memory_plan plan{sizeof(quantized_gpt<Cfg>), sizeof(quantized_gpt_workspace<Cfg, Capacity>) + stack,
                                     stack};
 };

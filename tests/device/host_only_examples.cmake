@@ -7,7 +7,8 @@ set(SA_DEVICE_HOST_ONLY_EXAMPLES chapter4 gpt2)
 # and build only embedded_attention, for their symbol check. Building every example for five boards took a
 # tenth of the test command's time.
 set(SA_DEVICE_EXAMPLE_BOARDS m4f m3 m55)
-# Examples run on one board only: verify_next_token certifies a tiny GPT over an input set,
-# 15-75 s of emulation a board (the other boards run its kernels in the device cases).
+# Examples run on one board only, the M7, whatever the list above says: verify_next_token
+# certifies a tiny GPT over an input set in double, 17 s of emulation on the M7's double FPU
+# and 115 s on the M4F's soft double (the other boards run its kernels in the device cases).
 set(SA_DEVICE_ONE_BOARD_EXAMPLES verify_next_token)
-set(SA_DEVICE_ONE_BOARD m4f)
+set(SA_DEVICE_ONE_BOARD m7)
