@@ -434,11 +434,6 @@ inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexce
   for (std::size_t k = 0; k < k_full; k += KB) {
     // Each vector of b is loaded once and used for all R rows.
     for (std::size_t v = 0; v < vectors; ++v) {
-#if defined(SA_GEMV_PREFETCH) && SA_GEMV_PREFETCH > 0
-      if (k + KB * SA_GEMV_PREFETCH + KB <= K)
-        STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t q = 0; q < KB; ++q)
-            __builtin_prefetch(b + (k + KB * SA_GEMV_PREFETCH + q) * LDB + v * W);
-#endif
       V bv[KB];
       STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t q = 0; q < KB; ++q)
           __builtin_memcpy(&bv[q], b + (k + q) * LDB + v * W, sizeof(V));
