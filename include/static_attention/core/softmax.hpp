@@ -21,6 +21,17 @@ constexpr void check_softmax_element() noexcept {
                 "softmax(m) requires a floating-point element type (float or double)");
 }
 
+// x != x at run time; in software floating point (no FPU) by its bits, since a compare is a
+// call there.
+template <class T>
+inline bool nan_at_run_time(T x) noexcept {
+#if defined(__arm__) && !defined(__ARM_FP)
+  return math::is_nan(x);
+#else
+  return x != x;
+#endif
+}
+
 // max of x[0, len) (-inf when empty) at run time, and whether one of them is NaN: whole native
 // vectors, then the rest one by one. The maximum of a set is one value whatever the order
 // (only the sign of a zero maximum may differ, and x - (+0) and x - (-0) have one exp).
@@ -50,7 +61,7 @@ inline T row_max_of(const T* x, std::size_t len, bool& has_nan) noexcept {
   }
 #endif
   for (; j < len; ++j) {
-    has_nan |= x[j] != x[j];
+    has_nan |= nan_at_run_time(x[j]);
     m = x[j] > m ? x[j] : m;
   }
   return m;
@@ -59,8 +70,9 @@ inline T row_max_of(const T* x, std::size_t len, bool& has_nan) noexcept {
 // Row i's softmax from its exponentials p[0, len) and their sum, into y[0, cols) (y >= p).
 template <class T>
 inline void finish_row(const T* p, T* y, std::size_t len, std::size_t cols, T total) noexcept {
-  if (total != total || total == T{0}) {
-    for (std::size_t j = 0; j < cols; ++j) y[j] = total != total ? std::numeric_limits<T>::quiet_NaN() : T{0};
+  const bool nan = nan_at_run_time(total);
+  if (nan || total == T{0}) {
+    for (std::size_t j = 0; j < cols; ++j) y[j] = nan ? std::numeric_limits<T>::quiet_NaN() : T{0};
     return;
   }
   if (y == p || static_cast<std::size_t>(y - p) >= len) {
@@ -151,7 +163,13 @@ std::size_t softmax_rows_exp(const T* in, T* out, std::size_t rows, std::size_t 
   // The array exp runs whole vectors, then a slow scalar tail. Where out has room, the call
   // covers whole vectors past the packed values (scores the rows below overwrite later);
   // otherwise the last partial vector goes through a zero-padded copy.
+  // Without vectors (Cortex-M but Helium) the exp is one value at a time: no padding.
+#if defined(__ARM_FEATURE_MVE)
   constexpr std::size_t lanes = (simd::native_bytes > 16 ? simd::native_bytes : 16) / sizeof(T);
+#else
+  constexpr std::size_t lanes =
+      simd::native_bytes == 0 ? 1 : (simd::native_bytes > 16 ? simd::native_bytes : 16) / sizeof(T);
+#endif
   const std::size_t rounded = (packed + lanes - 1) / lanes * lanes;
   const std::size_t whole = rounded <= rows * cols ? rounded : packed / lanes * lanes;
   if (whole > 0) static_attention::exp(std::span<const T>{out, whole}, std::span<T>{out, whole});

@@ -64,14 +64,23 @@ struct qkv_biases<T, DOut, true> {
   matrix<T, 1, DOut> b_value;
 };
 
-// x W, plus the bias row when there is one.
-template <class T, std::size_t N, std::size_t DIn, std::size_t DOut, class U>
-constexpr matrix<T, N, DOut> project(const matrix<U, N, DIn>& x, const matrix<T, DIn, DOut>& w,
-                                     const matrix<T, 1, DOut>* bias) noexcept {
-  matrix<T, N, DOut> y = matmul(x, w);
+// y = x W, plus the bias row when there is one. Into the caller's matrix: a result returned
+// through inlined calls lands in a temporary that GCC then copies (512 bytes a projection).
+template <class T, std::size_t N, std::size_t DIn, std::size_t DOut>
+constexpr void project_into(matrix<T, N, DOut>& y, const matrix<T, N, DIn>& x, const matrix<T, DIn, DOut>& w,
+                            const matrix<T, 1, DOut>* bias) noexcept {
+  matmul_into(y, x, w);
   if (bias != nullptr)
     for (std::size_t i = 0; i < N; ++i)
       for (std::size_t j = 0; j < DOut; ++j) y.elems[i * DOut + j] += bias->elems[j];
+}
+
+// x W, plus the bias row when there is one.
+template <class T, std::size_t N, std::size_t DIn, std::size_t DOut>
+constexpr matrix<T, N, DOut> project(const matrix<T, N, DIn>& x, const matrix<T, DIn, DOut>& w,
+                                     const matrix<T, 1, DOut>* bias) noexcept {
+  matrix<T, N, DOut> y{uninitialized};  // project_into writes every element
+  project_into(y, x, w, bias);
   return y;
 }
 }  // namespace detail
@@ -179,14 +188,19 @@ struct multi_head_attention
   constexpr matrix<T, N, d_out> forward(const matrix<U, N, D>& x, const Drop& drop) const noexcept {
     constexpr std::size_t bytes = sizeof(T) * (7 * N * d_out + N);  // Q, K, V, K^T, context, out, result
     detail::check_stack<bytes, detail::instead_attend_into_att_x_out_cache>();
-    matrix<T, N, d_out> context;
+    matrix<T, N, d_out> context;  // zeros: the heads add their outputs into it
     if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>() && stack_use_within<bytes, stack_limit>) {
-      const auto queries = detail::project(x, W_query, query_bias());
-      const auto keys = detail::project(x, W_key, key_bias());
-      const auto values = detail::project(x, W_value, value_bias());
-      context = detail::causal_heads<num_heads>(queries, keys, values, drop);
+      // Written in place (project_into): no zeros first, no copies after.
+      matrix<T, N, d_out> queries{detail::uninitialized};
+      matrix<T, N, d_out> keys{detail::uninitialized};
+      matrix<T, N, d_out> values{detail::uninitialized};
+      detail::project_into(queries, x, W_query, query_bias());
+      detail::project_into(keys, x, W_key, key_bias());
+      detail::project_into(values, x, W_value, value_bias());
+      detail::causal_heads_into<num_heads>(context, queries, keys, values, drop);
     }
-    matrix<T, N, d_out> out = matmul(context, W_out);
+    matrix<T, N, d_out> out{detail::uninitialized};  // into the result itself, not a temporary copied
+    matmul_into(out, context, W_out);
     for (std::size_t i = 0; i < N; ++i)
       for (std::size_t j = 0; j < d_out; ++j) out.elems[i * d_out + j] += b_out.elems[j];
     return out;

@@ -20,6 +20,11 @@
 // Loops over registers are unrolled whole: an array of vector accumulators left as a loop
 // lives in memory, not in registers.
 #define STATIC_ATTENTION_DETAIL_UNROLL _Pragma("GCC unroll 32")
+#if defined(__GNUC__)
+#define SA_DETAIL_UNROLL_SCALAR _Pragma("GCC unroll 32")
+#else
+#define SA_DETAIL_UNROLL_SCALAR
+#endif
 
 namespace static_attention::detail::simd {
 
@@ -482,6 +487,48 @@ template <class T, std::size_t R, std::size_t K, std::size_t C>
 inline constexpr bool use_gemv_rows = R <= 4 && K* C * sizeof(T) > 64 * 1024 && C >= 4 * native_lanes<T>;
 #endif
 
+// The scalar kernel's register block: MR x NB sums stay in registers across k (sums in out go
+// through memory at -Os, 7 instructions a product), and each value of a and of b loaded serves
+// NB and MR products. 4 x 4: 16 sums, 4 + 4 operands, within an FPU's 32 registers. In
+// software floating point every operation is a call that clobbers the argument registers: one
+// row of 16 there (measured on the Cortex-M3).
+#if defined(__arm__) && !defined(__ARM_FP)
+inline constexpr std::size_t scalar_rows = 1;
+inline constexpr std::size_t scalar_cols = 16;
+#else
+inline constexpr std::size_t scalar_rows = 4;
+inline constexpr std::size_t scalar_cols = 4;
+#endif
+
+// out[MR x NB] (+)= a[MR x K] . b[K x NB], each sum in order of k.
+template <class T, std::size_t MR, std::size_t NB, std::size_t K, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+[[gnu::always_inline]] inline void scalar_block(const T* a, const T* b, T* out) noexcept {
+  T sums[MR][NB];
+  SA_DETAIL_UNROLL_SCALAR for (std::size_t r = 0; r < MR; ++r)
+      SA_DETAIL_UNROLL_SCALAR for (std::size_t j = 0; j < NB; ++j) sums[r][j] = Acc ? out[r * LDC + j] : T{};
+  for (std::size_t k = 0; k < K; ++k) {
+    T bk[NB];
+    SA_DETAIL_UNROLL_SCALAR for (std::size_t j = 0; j < NB; ++j) bk[j] = b[k * LDB + j];
+    SA_DETAIL_UNROLL_SCALAR for (std::size_t r = 0; r < MR; ++r) {
+      const T ark = a[r * LDA + k];
+      SA_DETAIL_UNROLL_SCALAR for (std::size_t j = 0; j < NB; ++j) kernel_multiply_add<T>(sums[r][j], ark, bk[j]);
+    }
+  }
+  SA_DETAIL_UNROLL_SCALAR for (std::size_t r = 0; r < MR; ++r)
+      SA_DETAIL_UNROLL_SCALAR for (std::size_t j = 0; j < NB; ++j) out[r * LDC + j] = sums[r][j];
+}
+
+// MR rows of out: blocks of scalar_cols columns, then the rest.
+template <class T, std::size_t MR, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+[[gnu::always_inline]] inline void scalar_rows_of(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t full = C / scalar_cols * scalar_cols;
+  for (std::size_t j = 0; j < full; j += scalar_cols)
+    scalar_block<T, MR, scalar_cols, K, LDA, LDB, LDC, Acc>(a, b + j, out + j);
+  if constexpr (full < C) scalar_block<T, MR, C - full, K, LDA, LDB, LDC, Acc>(a, b + full, out + full);
+}
+
 /// out (R x C) (+)= a (R x K) . b (K x C), row-major with row strides LDA, LDB and LDC; Acc:
 /// add to the sums already in out (continuing their order). No overlap.
 template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
@@ -510,7 +557,10 @@ inline void gemm(const T* a, const T* b, T* out) noexcept {
     return;
   }
 #endif
-  // Portable fallback: i-k-j order, the innermost loop along contiguous rows of b and out.
+#if defined(__ARM_FEATURE_MVE)
+  // Helium: the fallback of gemm_f32 (operands beyond its range, double), rarely run. i-k-j
+  // order in out: register blocks inlined here cost its callers 512 bytes of stack (the tiny
+  // GPT's generate, device_int8.m55).
   for (std::size_t i = 0; i < R; ++i) {
     T* o = out + i * LDC;
     if constexpr (!Acc)
@@ -521,6 +571,13 @@ inline void gemm(const T* a, const T* b, T* out) noexcept {
       for (std::size_t j = 0; j < C; ++j) kernel_multiply_add<T>(o[j], aik, bk[j]);
     }
   }
+#else
+  // Portable fallback (Cortex-M without Helium, other compilers): register blocks.
+  constexpr std::size_t full = R / scalar_rows * scalar_rows;
+  for (std::size_t i = 0; i < full; i += scalar_rows)
+    scalar_rows_of<T, scalar_rows, K, C, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+  if constexpr (full < R) scalar_rows_of<T, R - full, K, C, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
+#endif
 }
 
 /// out (R x C) = a (R x K) . b (K x C), all row-major; b's rows are LDB apart. No overlap.
@@ -569,3 +626,4 @@ inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
 }  // namespace static_attention::detail::simd
 
 #undef STATIC_ATTENTION_DETAIL_UNROLL
+#undef SA_DETAIL_UNROLL_SCALAR

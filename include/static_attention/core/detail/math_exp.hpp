@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <static_attention/core/detail/math_common.hpp>
 
@@ -136,7 +137,20 @@ inline constexpr float round_shift_f = 0x1.8p23f;  // rounds |v| < 2^22 to an in
   return y * pow2f(k1) * pow2f(k2);
 }
 
+// Cortex-M without Helium has no vectors: there a loop gains nothing from selects, and two
+// compares and a branch cost less than computing every path. exp_kernel_ff of x itself, as
+// kernel_arg passes an x in range through: the same bits.
+#if defined(__GNUC__) && defined(__arm__) && !defined(__ARM_NEON) && !defined(__ARM_FEATURE_MVE)
+#define SA_DETAIL_EXP_BRANCHES 1
+#endif
+
 [[nodiscard, gnu::always_inline]] constexpr float exp_impl(float x) noexcept {
+#if defined(SA_DETAIL_EXP_BRANCHES)
+  if (!std::is_constant_evaluated()) {
+    if (x >= static_cast<float>(exp_zero_f) && x <= static_cast<float>(exp_overflow_f)) return exp_kernel_ff(x);
+    return is_nan(x) ? quiet(x) : (x > 0.0f ? inf_f : 0.0f);  // NaN fails both compares
+  }
+#endif
   const bool nan = is_nan(x);
   const bool over = x > static_cast<float>(exp_overflow_f);
   const bool under = x < static_cast<float>(exp_zero_f);
@@ -147,5 +161,7 @@ inline constexpr float round_shift_f = 0x1.8p23f;  // rounds |v| < 2^22 to an in
 }
 
 }  // namespace static_attention::detail::math
+
+#undef SA_DETAIL_EXP_BRANCHES
 
 #include <static_attention/core/detail/math_end.hpp>

@@ -15,6 +15,13 @@
 #include <static_attention/core/softmax.hpp>
 #include <static_attention/nn/detail/attention_core.hpp>
 
+// Loops over sums held in registers are unrolled whole (else an array of sums lives in memory).
+#if defined(__GNUC__)
+#define SA_DETAIL_UNROLL_SUMS _Pragma("GCC unroll 16")
+#else
+#define SA_DETAIL_UNROLL_SUMS
+#endif
+
 namespace static_attention::detail {
 
 // Keys of `rows` tokens (rows x D, row-major) into a transposed store (D x Capacity) at
@@ -32,21 +39,33 @@ constexpr void add_bias_rows(T* y, const matrix<T, 1, Cols>& b) noexcept {
     for (std::size_t j = 0; j < Cols; ++j) y[i * Cols + j] += b.elems[j];
 }
 
-// scores[p] = (query . key p) / scale for p < seen, each dot product summed in order of k. At
-// run time, vectors of positions: lane p sums its own products in that same order.
-template <class T, std::size_t HeadDim, std::size_t Capacity>
+// Whether the full pass reads its keys in place, row by row (key p's feature k at p D + k),
+// rather than from a transposed store: where there are no vectors of positions to load (Cortex-M
+// but Helium, whose kernels read the transposed store). No copy, and 4 N D bytes less stack.
+template <class T>
+inline constexpr bool keys_in_rows =
+#if defined(__ARM_FEATURE_MVE)
+    false;
+#else
+    simd::native_lanes<T> < simd::min_lanes<T>;
+#endif
+
+// scores[p] = (query . key p) / scale for p < seen, each dot product summed in order of k; key
+// p's feature k at keys[k KS + p PS] (a transposed store: KS = Capacity, PS = 1). At run time,
+// with a transposed store, vectors of positions: lane p sums its own products in that same order.
+template <class T, std::size_t HeadDim, std::size_t KS, std::size_t PS = 1>
 constexpr void head_scores(const T* query, const T* keys_t, std::size_t seen, T scale, T* scores) noexcept {
   std::size_t p = 0;
 #if defined(__GNUC__)
   constexpr std::size_t lanes = simd::native_lanes<T>;
-  if constexpr (lanes >= simd::min_lanes<T>) {
+  if constexpr (lanes >= simd::min_lanes<T> && PS == 1) {
     if (!std::is_constant_evaluated()) {
       using V = simd::vec<T, lanes>;
       for (; p + lanes <= seen; p += lanes) {
         V dot{};
         for (std::size_t k = 0; k < HeadDim; ++k) {
           V key;
-          __builtin_memcpy(&key, keys_t + k * Capacity + p, sizeof(V));
+          __builtin_memcpy(&key, keys_t + k * KS + p, sizeof(V));
           multiply_add(dot, query[k] - V{}, key);
         }
         const V scaled = dot / scale;
@@ -57,9 +76,25 @@ constexpr void head_scores(const T* query, const T* keys_t, std::size_t seen, T 
 #endif
   for (; p < seen; ++p) {
     T dot{};
-    for (std::size_t k = 0; k < HeadDim; ++k) dot += rounded_product(query[k], keys_t[k * Capacity + p]);
+    for (std::size_t k = 0; k < HeadDim; ++k) dot += rounded_product(query[k], keys_t[k * KS + p * PS]);
     scores[p] = dot / scale;
   }
+}
+
+// Features whose sums weighted_values keeps in registers across positions: in out, which may
+// alias weights and values, every step would go through memory.
+inline constexpr std::size_t sum_block = 16;
+
+// out[0, NB) += sum over p < seen of weights[p] * values[p D + k], in order of p.
+template <class T, std::size_t NB, std::size_t D>
+constexpr void weighted_columns(const T* weights, const T* values, std::size_t seen, T* out) noexcept {
+  T sums[NB];
+  SA_DETAIL_UNROLL_SUMS for (std::size_t k = 0; k < NB; ++k) sums[k] = out[k];
+  for (std::size_t q = 0; q < seen; ++q) {
+    const T w = weights[q];
+    SA_DETAIL_UNROLL_SUMS for (std::size_t k = 0; k < NB; ++k) sums[k] += rounded_product(w, values[q * D + k]);
+  }
+  SA_DETAIL_UNROLL_SUMS for (std::size_t k = 0; k < NB; ++k) out[k] = sums[k];
 }
 
 // out[k] += sum over p < seen of weights[p] * value p [k], in order of p. Positions past seen
@@ -86,10 +121,10 @@ constexpr void weighted_values(const T* weights, const T* values, std::size_t se
     }
   }
 #endif
-  for (std::size_t q = 0; q < seen; ++q) {
-    const T* value = values + q * D;
-    for (std::size_t k = 0; k < HeadDim; ++k) out[k] += rounded_product(weights[q], value[k]);
-  }
+  constexpr std::size_t full = HeadDim / sum_block * sum_block;
+  for (std::size_t k0 = 0; k0 < full; k0 += sum_block)
+    weighted_columns<T, sum_block, D>(weights, values + k0, seen, out + k0);
+  if constexpr (full < HeadDim) weighted_columns<T, HeadDim - full, D>(weights, values + full, seen, out + full);
 }
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && !defined(STATIC_ATTENTION_FAST_FMA)
@@ -123,17 +158,23 @@ inline bool softmax_row_in_range(float* x, std::size_t n) noexcept {
 /// over the positions it sees, then `drop` (dropout in training mode: it draws a whole row of
 /// `first + rows` weights, in the order a full pass's N x N weights are drawn), each output an
 /// in-order weighted sum. A full pass's terms in a full pass's order, less the masked ones.
-template <class T, std::size_t D, std::size_t Heads, std::size_t Capacity, class Drop>
+///
+/// KeyRows: keys_t is not a transposed store but the keys themselves, rows x D row-major
+/// (keys_in_rows; the full pass).
+template <class T, std::size_t D, std::size_t Heads, std::size_t Capacity, class Drop, bool KeyRows = false>
 constexpr void causal_attend(const T* queries, std::size_t rows, const T* keys_t, const T* values, std::size_t first,
                              T* context, T* scores, const Drop& drop, std::size_t h0 = 0, std::size_t h1 = Heads,
                              std::size_t scores_stride = 0) noexcept {
   constexpr std::size_t head_dim = D / Heads;
   constexpr T scale = sqrt_dk<T, head_dim>();
+  // Key p's feature k of head h at keys_t[h head_dim KS + k KS + p PS].
+  constexpr std::size_t KS = KeyRows ? 1 : Capacity;
+  constexpr std::size_t PS = KeyRows ? D : 1;
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && !defined(STATIC_ATTENTION_FAST_FMA)
   // Helium: vectors of positions and of features where the operands' range keeps every product
   // and sum normal (core/detail/mve_kernels.hpp), checked once for the call (context holds
   // zeros, and other threads' heads: not read); a row's weights are checked as they come.
-  if constexpr (std::is_same_v<T, float>) {
+  if constexpr (std::is_same_v<T, float> && !KeyRows) {
     const std::size_t seen_all = first + rows;
     if (!std::is_constant_evaluated() && seen_all <= 8192 && mve::block_in_range(queries, rows, D, D, -50) &&
         mve::block_in_range(keys_t, D, seen_all, Capacity, -50) && mve::block_in_range(values, seen_all, D, D, -50)) {
@@ -163,8 +204,7 @@ constexpr void causal_attend(const T* queries, std::size_t rows, const T* keys_t
     T* row = scores + h * scores_stride;
     for (std::size_t i = 0; i < rows; ++i) {
       const std::size_t seen = first + i + 1;
-      head_scores<T, head_dim, Capacity>(queries + i * D + h * head_dim, keys_t + h * head_dim * Capacity, seen, scale,
-                                         row);
+      head_scores<T, head_dim, KS, PS>(queries + i * D + h * head_dim, keys_t + h * head_dim * KS, seen, scale, row);
       softmax_rows<T>(row, row, 1, seen);
       drop.row(row, seen, first + rows);
       weighted_values<T, head_dim, D>(row, values + h * head_dim, seen, context + i * D + h * head_dim);
@@ -173,16 +213,31 @@ constexpr void causal_attend(const T* queries, std::size_t rows, const T* keys_t
 }
 
 /// The whole causal pass over one sequence: softmax(mask(q k^T / sqrt(hd))) v per head, the
-/// heads side by side, through causal_attend with the sequence's own key store.
+/// heads side by side, added into `context` (zeros on entry), through causal_attend with the
+/// sequence's own key store.
+template <std::size_t Heads, class T, std::size_t N, std::size_t D, class Drop>
+constexpr void causal_heads_into(matrix<T, N, D>& context, const matrix<T, N, D>& queries, const matrix<T, N, D>& keys,
+                                 const matrix<T, N, D>& values, const Drop& drop) noexcept {
+  T scores[N]{};
+  if constexpr (keys_in_rows<T>) {
+    causal_attend<T, D, Heads, N, Drop, true>(queries.elems, N, keys.elems, values.elems, 0, context.elems, scores,
+                                              drop);
+  } else {
+    matrix<T, D, N> keys_t{uninitialized};  // store_keys writes every element
+    store_keys<N, D>(keys_t.elems, 0, N, keys.elems);
+    causal_attend<T, D, Heads, N>(queries.elems, N, keys_t.elems, values.elems, 0, context.elems, scores, drop);
+  }
+}
+
+/// causal_heads_into a context of zeros, returned.
 template <std::size_t Heads, class T, std::size_t N, std::size_t D, class Drop>
 constexpr matrix<T, N, D> causal_heads(const matrix<T, N, D>& queries, const matrix<T, N, D>& keys,
                                        const matrix<T, N, D>& values, const Drop& drop) noexcept {
-  matrix<T, D, N> keys_t;
-  store_keys<N, D>(keys_t.elems, 0, N, keys.elems);
   matrix<T, N, D> context;
-  T scores[N]{};
-  causal_attend<T, D, Heads, N>(queries.elems, N, keys_t.elems, values.elems, 0, context.elems, scores, drop);
+  causal_heads_into<Heads>(context, queries, keys, values, drop);
   return context;
 }
 
 }  // namespace static_attention::detail
+
+#undef SA_DETAIL_UNROLL_SUMS
