@@ -1924,7 +1924,20 @@ inline constexpr float round_shift_f = 0x1.8p23f;  // rounds |v| < 2^22 to an in
   return y * pow2f(k1) * pow2f(k2);
 }
 
+// Cortex-M without Helium has no vectors: there a loop gains nothing from selects, and two
+// compares and a branch cost less than computing every path. exp_kernel_ff of x itself, as
+// kernel_arg passes an x in range through: the same bits.
+#if defined(__GNUC__) && defined(__arm__) && !defined(__ARM_NEON) && !defined(__ARM_FEATURE_MVE)
+#define SA_DETAIL_EXP_BRANCHES 1
+#endif
+
 [[nodiscard, gnu::always_inline]] constexpr float exp_impl(float x) noexcept {
+#if defined(SA_DETAIL_EXP_BRANCHES)
+  if (!std::is_constant_evaluated()) {
+    if (x >= static_cast<float>(exp_zero_f) && x <= static_cast<float>(exp_overflow_f)) return exp_kernel_ff(x);
+    return is_nan(x) ? quiet(x) : (x > 0.0f ? inf_f : 0.0f);  // NaN fails both compares
+  }
+#endif
   const bool nan = is_nan(x);
   const bool over = x > static_cast<float>(exp_overflow_f);
   const bool under = x < static_cast<float>(exp_zero_f);
@@ -1935,6 +1948,8 @@ inline constexpr float round_shift_f = 0x1.8p23f;  // rounds |v| < 2^22 to an in
 }
 
 }  // namespace static_attention::detail::math
+
+#undef SA_DETAIL_EXP_BRANCHES
 
 // ---- static_attention/core/detail/math_end.hpp -----------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
@@ -3364,6 +3379,11 @@ SA_DETAIL_MATH_END
 // Loops over registers are unrolled whole: an array of vector accumulators left as a loop
 // lives in memory, not in registers.
 #define STATIC_ATTENTION_DETAIL_UNROLL _Pragma("GCC unroll 32")
+#if defined(__GNUC__)
+#define SA_DETAIL_UNROLL_SCALAR _Pragma("GCC unroll 32")
+#else
+#define SA_DETAIL_UNROLL_SCALAR
+#endif
 
 namespace static_attention::detail::simd {
 
@@ -3826,6 +3846,48 @@ template <class T, std::size_t R, std::size_t K, std::size_t C>
 inline constexpr bool use_gemv_rows = R <= 4 && K* C * sizeof(T) > 64 * 1024 && C >= 4 * native_lanes<T>;
 #endif
 
+// The scalar kernel's register block: MR x NB sums stay in registers across k (sums in out go
+// through memory at -Os, 7 instructions a product), and each value of a and of b loaded serves
+// NB and MR products. 4 x 4: 16 sums, 4 + 4 operands, within an FPU's 32 registers. In
+// software floating point every operation is a call that clobbers the argument registers: one
+// row of 16 there (measured on the Cortex-M3).
+#if defined(__arm__) && !defined(__ARM_FP)
+inline constexpr std::size_t scalar_rows = 1;
+inline constexpr std::size_t scalar_cols = 16;
+#else
+inline constexpr std::size_t scalar_rows = 4;
+inline constexpr std::size_t scalar_cols = 4;
+#endif
+
+// out[MR x NB] (+)= a[MR x K] . b[K x NB], each sum in order of k.
+template <class T, std::size_t MR, std::size_t NB, std::size_t K, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+[[gnu::always_inline]] inline void scalar_block(const T* a, const T* b, T* out) noexcept {
+  T sums[MR][NB];
+  SA_DETAIL_UNROLL_SCALAR for (std::size_t r = 0; r < MR; ++r)
+      SA_DETAIL_UNROLL_SCALAR for (std::size_t j = 0; j < NB; ++j) sums[r][j] = Acc ? out[r * LDC + j] : T{};
+  for (std::size_t k = 0; k < K; ++k) {
+    T bk[NB];
+    SA_DETAIL_UNROLL_SCALAR for (std::size_t j = 0; j < NB; ++j) bk[j] = b[k * LDB + j];
+    SA_DETAIL_UNROLL_SCALAR for (std::size_t r = 0; r < MR; ++r) {
+      const T ark = a[r * LDA + k];
+      SA_DETAIL_UNROLL_SCALAR for (std::size_t j = 0; j < NB; ++j) kernel_multiply_add<T>(sums[r][j], ark, bk[j]);
+    }
+  }
+  SA_DETAIL_UNROLL_SCALAR for (std::size_t r = 0; r < MR; ++r)
+      SA_DETAIL_UNROLL_SCALAR for (std::size_t j = 0; j < NB; ++j) out[r * LDC + j] = sums[r][j];
+}
+
+// MR rows of out: blocks of scalar_cols columns, then the rest.
+template <class T, std::size_t MR, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          bool Acc>
+[[gnu::always_inline]] inline void scalar_rows_of(const T* a, const T* b, T* out) noexcept {
+  constexpr std::size_t full = C / scalar_cols * scalar_cols;
+  for (std::size_t j = 0; j < full; j += scalar_cols)
+    scalar_block<T, MR, scalar_cols, K, LDA, LDB, LDC, Acc>(a, b + j, out + j);
+  if constexpr (full < C) scalar_block<T, MR, C - full, K, LDA, LDB, LDC, Acc>(a, b + full, out + full);
+}
+
 /// out (R x C) (+)= a (R x K) . b (K x C), row-major with row strides LDA, LDB and LDC; Acc:
 /// add to the sums already in out (continuing their order). No overlap.
 template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t LDA, std::size_t LDB, std::size_t LDC,
@@ -3854,7 +3916,10 @@ inline void gemm(const T* a, const T* b, T* out) noexcept {
     return;
   }
 #endif
-  // Portable fallback: i-k-j order, the innermost loop along contiguous rows of b and out.
+#if defined(__ARM_FEATURE_MVE)
+  // Helium: the fallback of gemm_f32 (operands beyond its range, double), rarely run. i-k-j
+  // order in out: register blocks inlined here cost its callers 512 bytes of stack (the tiny
+  // GPT's generate, device_int8.m55).
   for (std::size_t i = 0; i < R; ++i) {
     T* o = out + i * LDC;
     if constexpr (!Acc)
@@ -3865,6 +3930,13 @@ inline void gemm(const T* a, const T* b, T* out) noexcept {
       for (std::size_t j = 0; j < C; ++j) kernel_multiply_add<T>(o[j], aik, bk[j]);
     }
   }
+#else
+  // Portable fallback (Cortex-M without Helium, other compilers): register blocks.
+  constexpr std::size_t full = R / scalar_rows * scalar_rows;
+  for (std::size_t i = 0; i < full; i += scalar_rows)
+    scalar_rows_of<T, scalar_rows, K, C, LDA, LDB, LDC, Acc>(a + i * LDA, b, out + i * LDC);
+  if constexpr (full < R) scalar_rows_of<T, R - full, K, C, LDA, LDB, LDC, Acc>(a + full * LDA, b, out + full * LDC);
+#endif
 }
 
 /// out (R x C) = a (R x K) . b (K x C), all row-major; b's rows are LDB apart. No overlap.
@@ -3913,6 +3985,7 @@ inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
 }  // namespace static_attention::detail::simd
 
 #undef STATIC_ATTENTION_DETAIL_UNROLL
+#undef SA_DETAIL_UNROLL_SCALAR
 
 namespace static_attention::detail {
 
@@ -6141,6 +6214,17 @@ constexpr void check_softmax_element() noexcept {
                 "softmax(m) requires a floating-point element type (float or double)");
 }
 
+// x != x at run time; in software floating point (no FPU) by its bits, since a compare is a
+// call there.
+template <class T>
+inline bool nan_at_run_time(T x) noexcept {
+#if defined(__arm__) && !defined(__ARM_FP)
+  return math::is_nan(x);
+#else
+  return x != x;
+#endif
+}
+
 // max of x[0, len) (-inf when empty) at run time, and whether one of them is NaN: whole native
 // vectors, then the rest one by one. The maximum of a set is one value whatever the order
 // (only the sign of a zero maximum may differ, and x - (+0) and x - (-0) have one exp).
@@ -6170,7 +6254,7 @@ inline T row_max_of(const T* x, std::size_t len, bool& has_nan) noexcept {
   }
 #endif
   for (; j < len; ++j) {
-    has_nan |= x[j] != x[j];
+    has_nan |= nan_at_run_time(x[j]);
     m = x[j] > m ? x[j] : m;
   }
   return m;
@@ -6179,8 +6263,9 @@ inline T row_max_of(const T* x, std::size_t len, bool& has_nan) noexcept {
 // Row i's softmax from its exponentials p[0, len) and their sum, into y[0, cols) (y >= p).
 template <class T>
 inline void finish_row(const T* p, T* y, std::size_t len, std::size_t cols, T total) noexcept {
-  if (total != total || total == T{0}) {
-    for (std::size_t j = 0; j < cols; ++j) y[j] = total != total ? std::numeric_limits<T>::quiet_NaN() : T{0};
+  const bool nan = nan_at_run_time(total);
+  if (nan || total == T{0}) {
+    for (std::size_t j = 0; j < cols; ++j) y[j] = nan ? std::numeric_limits<T>::quiet_NaN() : T{0};
     return;
   }
   if (y == p || static_cast<std::size_t>(y - p) >= len) {
@@ -6271,7 +6356,13 @@ std::size_t softmax_rows_exp(const T* in, T* out, std::size_t rows, std::size_t 
   // The array exp runs whole vectors, then a slow scalar tail. Where out has room, the call
   // covers whole vectors past the packed values (scores the rows below overwrite later);
   // otherwise the last partial vector goes through a zero-padded copy.
+  // Without vectors (Cortex-M but Helium) the exp is one value at a time: no padding.
+#if defined(__ARM_FEATURE_MVE)
   constexpr std::size_t lanes = (simd::native_bytes > 16 ? simd::native_bytes : 16) / sizeof(T);
+#else
+  constexpr std::size_t lanes =
+      simd::native_bytes == 0 ? 1 : (simd::native_bytes > 16 ? simd::native_bytes : 16) / sizeof(T);
+#endif
   const std::size_t rounded = (packed + lanes - 1) / lanes * lanes;
   const std::size_t whole = rounded <= rows * cols ? rounded : packed / lanes * lanes;
   if (whole > 0) static_attention::exp(std::span<const T>{out, whole}, std::span<T>{out, whole});
@@ -7057,6 +7148,13 @@ constexpr matrix<T, N, Dv> attend(const matrix<T, N, Dk>& queries, const matrix<
 // through it: the full forward pass (causal_attention, multi_head_attention, transformer_block,
 // gpt_model), the chunked prefill, the decode step and attend_into.
 
+// Loops over sums held in registers are unrolled whole (else an array of sums lives in memory).
+#if defined(__GNUC__)
+#define SA_DETAIL_UNROLL_SUMS _Pragma("GCC unroll 16")
+#else
+#define SA_DETAIL_UNROLL_SUMS
+#endif
+
 namespace static_attention::detail {
 
 // Keys of `rows` tokens (rows x D, row-major) into a transposed store (D x Capacity) at
@@ -7074,21 +7172,33 @@ constexpr void add_bias_rows(T* y, const matrix<T, 1, Cols>& b) noexcept {
     for (std::size_t j = 0; j < Cols; ++j) y[i * Cols + j] += b.elems[j];
 }
 
-// scores[p] = (query . key p) / scale for p < seen, each dot product summed in order of k. At
-// run time, vectors of positions: lane p sums its own products in that same order.
-template <class T, std::size_t HeadDim, std::size_t Capacity>
+// Whether the full pass reads its keys in place, row by row (key p's feature k at p D + k),
+// rather than from a transposed store: where there are no vectors of positions to load (Cortex-M
+// but Helium, whose kernels read the transposed store). No copy, and 4 N D bytes less stack.
+template <class T>
+inline constexpr bool keys_in_rows =
+#if defined(__ARM_FEATURE_MVE)
+    false;
+#else
+    simd::native_lanes<T> < simd::min_lanes<T>;
+#endif
+
+// scores[p] = (query . key p) / scale for p < seen, each dot product summed in order of k; key
+// p's feature k at keys[k KS + p PS] (a transposed store: KS = Capacity, PS = 1). At run time,
+// with a transposed store, vectors of positions: lane p sums its own products in that same order.
+template <class T, std::size_t HeadDim, std::size_t KS, std::size_t PS = 1>
 constexpr void head_scores(const T* query, const T* keys_t, std::size_t seen, T scale, T* scores) noexcept {
   std::size_t p = 0;
 #if defined(__GNUC__)
   constexpr std::size_t lanes = simd::native_lanes<T>;
-  if constexpr (lanes >= simd::min_lanes<T>) {
+  if constexpr (lanes >= simd::min_lanes<T> && PS == 1) {
     if (!std::is_constant_evaluated()) {
       using V = simd::vec<T, lanes>;
       for (; p + lanes <= seen; p += lanes) {
         V dot{};
         for (std::size_t k = 0; k < HeadDim; ++k) {
           V key;
-          __builtin_memcpy(&key, keys_t + k * Capacity + p, sizeof(V));
+          __builtin_memcpy(&key, keys_t + k * KS + p, sizeof(V));
           multiply_add(dot, query[k] - V{}, key);
         }
         const V scaled = dot / scale;
@@ -7099,9 +7209,25 @@ constexpr void head_scores(const T* query, const T* keys_t, std::size_t seen, T 
 #endif
   for (; p < seen; ++p) {
     T dot{};
-    for (std::size_t k = 0; k < HeadDim; ++k) dot += rounded_product(query[k], keys_t[k * Capacity + p]);
+    for (std::size_t k = 0; k < HeadDim; ++k) dot += rounded_product(query[k], keys_t[k * KS + p * PS]);
     scores[p] = dot / scale;
   }
+}
+
+// Features whose sums weighted_values keeps in registers across positions: in out, which may
+// alias weights and values, every step would go through memory.
+inline constexpr std::size_t sum_block = 16;
+
+// out[0, NB) += sum over p < seen of weights[p] * values[p D + k], in order of p.
+template <class T, std::size_t NB, std::size_t D>
+constexpr void weighted_columns(const T* weights, const T* values, std::size_t seen, T* out) noexcept {
+  T sums[NB];
+  SA_DETAIL_UNROLL_SUMS for (std::size_t k = 0; k < NB; ++k) sums[k] = out[k];
+  for (std::size_t q = 0; q < seen; ++q) {
+    const T w = weights[q];
+    SA_DETAIL_UNROLL_SUMS for (std::size_t k = 0; k < NB; ++k) sums[k] += rounded_product(w, values[q * D + k]);
+  }
+  SA_DETAIL_UNROLL_SUMS for (std::size_t k = 0; k < NB; ++k) out[k] = sums[k];
 }
 
 // out[k] += sum over p < seen of weights[p] * value p [k], in order of p. Positions past seen
@@ -7128,10 +7254,10 @@ constexpr void weighted_values(const T* weights, const T* values, std::size_t se
     }
   }
 #endif
-  for (std::size_t q = 0; q < seen; ++q) {
-    const T* value = values + q * D;
-    for (std::size_t k = 0; k < HeadDim; ++k) out[k] += rounded_product(weights[q], value[k]);
-  }
+  constexpr std::size_t full = HeadDim / sum_block * sum_block;
+  for (std::size_t k0 = 0; k0 < full; k0 += sum_block)
+    weighted_columns<T, sum_block, D>(weights, values + k0, seen, out + k0);
+  if constexpr (full < HeadDim) weighted_columns<T, HeadDim - full, D>(weights, values + full, seen, out + full);
 }
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && !defined(STATIC_ATTENTION_FAST_FMA)
@@ -7165,17 +7291,23 @@ inline bool softmax_row_in_range(float* x, std::size_t n) noexcept {
 /// over the positions it sees, then `drop` (dropout in training mode: it draws a whole row of
 /// `first + rows` weights, in the order a full pass's N x N weights are drawn), each output an
 /// in-order weighted sum. A full pass's terms in a full pass's order, less the masked ones.
-template <class T, std::size_t D, std::size_t Heads, std::size_t Capacity, class Drop>
+///
+/// KeyRows: keys_t is not a transposed store but the keys themselves, rows x D row-major
+/// (keys_in_rows; the full pass).
+template <class T, std::size_t D, std::size_t Heads, std::size_t Capacity, class Drop, bool KeyRows = false>
 constexpr void causal_attend(const T* queries, std::size_t rows, const T* keys_t, const T* values, std::size_t first,
                              T* context, T* scores, const Drop& drop, std::size_t h0 = 0, std::size_t h1 = Heads,
                              std::size_t scores_stride = 0) noexcept {
   constexpr std::size_t head_dim = D / Heads;
   constexpr T scale = sqrt_dk<T, head_dim>();
+  // Key p's feature k of head h at keys_t[h head_dim KS + k KS + p PS].
+  constexpr std::size_t KS = KeyRows ? 1 : Capacity;
+  constexpr std::size_t PS = KeyRows ? D : 1;
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && !defined(STATIC_ATTENTION_FAST_FMA)
   // Helium: vectors of positions and of features where the operands' range keeps every product
   // and sum normal (core/detail/mve_kernels.hpp), checked once for the call (context holds
   // zeros, and other threads' heads: not read); a row's weights are checked as they come.
-  if constexpr (std::is_same_v<T, float>) {
+  if constexpr (std::is_same_v<T, float> && !KeyRows) {
     const std::size_t seen_all = first + rows;
     if (!std::is_constant_evaluated() && seen_all <= 8192 && mve::block_in_range(queries, rows, D, D, -50) &&
         mve::block_in_range(keys_t, D, seen_all, Capacity, -50) && mve::block_in_range(values, seen_all, D, D, -50)) {
@@ -7205,8 +7337,7 @@ constexpr void causal_attend(const T* queries, std::size_t rows, const T* keys_t
     T* row = scores + h * scores_stride;
     for (std::size_t i = 0; i < rows; ++i) {
       const std::size_t seen = first + i + 1;
-      head_scores<T, head_dim, Capacity>(queries + i * D + h * head_dim, keys_t + h * head_dim * Capacity, seen, scale,
-                                         row);
+      head_scores<T, head_dim, KS, PS>(queries + i * D + h * head_dim, keys_t + h * head_dim * KS, seen, scale, row);
       softmax_rows<T>(row, row, 1, seen);
       drop.row(row, seen, first + rows);
       weighted_values<T, head_dim, D>(row, values + h * head_dim, seen, context + i * D + h * head_dim);
@@ -7215,19 +7346,34 @@ constexpr void causal_attend(const T* queries, std::size_t rows, const T* keys_t
 }
 
 /// The whole causal pass over one sequence: softmax(mask(q k^T / sqrt(hd))) v per head, the
-/// heads side by side, through causal_attend with the sequence's own key store.
+/// heads side by side, added into `context` (zeros on entry), through causal_attend with the
+/// sequence's own key store.
+template <std::size_t Heads, class T, std::size_t N, std::size_t D, class Drop>
+constexpr void causal_heads_into(matrix<T, N, D>& context, const matrix<T, N, D>& queries, const matrix<T, N, D>& keys,
+                                 const matrix<T, N, D>& values, const Drop& drop) noexcept {
+  T scores[N]{};
+  if constexpr (keys_in_rows<T>) {
+    causal_attend<T, D, Heads, N, Drop, true>(queries.elems, N, keys.elems, values.elems, 0, context.elems, scores,
+                                              drop);
+  } else {
+    matrix<T, D, N> keys_t{uninitialized};  // store_keys writes every element
+    store_keys<N, D>(keys_t.elems, 0, N, keys.elems);
+    causal_attend<T, D, Heads, N>(queries.elems, N, keys_t.elems, values.elems, 0, context.elems, scores, drop);
+  }
+}
+
+/// causal_heads_into a context of zeros, returned.
 template <std::size_t Heads, class T, std::size_t N, std::size_t D, class Drop>
 constexpr matrix<T, N, D> causal_heads(const matrix<T, N, D>& queries, const matrix<T, N, D>& keys,
                                        const matrix<T, N, D>& values, const Drop& drop) noexcept {
-  matrix<T, D, N> keys_t;
-  store_keys<N, D>(keys_t.elems, 0, N, keys.elems);
   matrix<T, N, D> context;
-  T scores[N]{};
-  causal_attend<T, D, Heads, N>(queries.elems, N, keys_t.elems, values.elems, 0, context.elems, scores, drop);
+  causal_heads_into<Heads>(context, queries, keys, values, drop);
   return context;
 }
 
 }  // namespace static_attention::detail
+
+#undef SA_DETAIL_UNROLL_SUMS
 
 namespace static_attention {
 
@@ -7751,14 +7897,23 @@ struct qkv_biases<T, DOut, true> {
   matrix<T, 1, DOut> b_value;
 };
 
-// x W, plus the bias row when there is one.
-template <class T, std::size_t N, std::size_t DIn, std::size_t DOut, class U>
-constexpr matrix<T, N, DOut> project(const matrix<U, N, DIn>& x, const matrix<T, DIn, DOut>& w,
-                                     const matrix<T, 1, DOut>* bias) noexcept {
-  matrix<T, N, DOut> y = matmul(x, w);
+// y = x W, plus the bias row when there is one. Into the caller's matrix: a result returned
+// through inlined calls lands in a temporary that GCC then copies (512 bytes a projection).
+template <class T, std::size_t N, std::size_t DIn, std::size_t DOut>
+constexpr void project_into(matrix<T, N, DOut>& y, const matrix<T, N, DIn>& x, const matrix<T, DIn, DOut>& w,
+                            const matrix<T, 1, DOut>* bias) noexcept {
+  matmul_into(y, x, w);
   if (bias != nullptr)
     for (std::size_t i = 0; i < N; ++i)
       for (std::size_t j = 0; j < DOut; ++j) y.elems[i * DOut + j] += bias->elems[j];
+}
+
+// x W, plus the bias row when there is one.
+template <class T, std::size_t N, std::size_t DIn, std::size_t DOut>
+constexpr matrix<T, N, DOut> project(const matrix<T, N, DIn>& x, const matrix<T, DIn, DOut>& w,
+                                     const matrix<T, 1, DOut>* bias) noexcept {
+  matrix<T, N, DOut> y{uninitialized};  // project_into writes every element
+  project_into(y, x, w, bias);
   return y;
 }
 }  // namespace detail
@@ -7866,14 +8021,19 @@ struct multi_head_attention
   constexpr matrix<T, N, d_out> forward(const matrix<U, N, D>& x, const Drop& drop) const noexcept {
     constexpr std::size_t bytes = sizeof(T) * (7 * N * d_out + N);  // Q, K, V, K^T, context, out, result
     detail::check_stack<bytes, detail::instead_attend_into_att_x_out_cache>();
-    matrix<T, N, d_out> context;
+    matrix<T, N, d_out> context;  // zeros: the heads add their outputs into it
     if constexpr (detail::input_fits<T, d_in, context_length, U, N, D>() && stack_use_within<bytes, stack_limit>) {
-      const auto queries = detail::project(x, W_query, query_bias());
-      const auto keys = detail::project(x, W_key, key_bias());
-      const auto values = detail::project(x, W_value, value_bias());
-      context = detail::causal_heads<num_heads>(queries, keys, values, drop);
+      // Written in place (project_into): no zeros first, no copies after.
+      matrix<T, N, d_out> queries{detail::uninitialized};
+      matrix<T, N, d_out> keys{detail::uninitialized};
+      matrix<T, N, d_out> values{detail::uninitialized};
+      detail::project_into(queries, x, W_query, query_bias());
+      detail::project_into(keys, x, W_key, key_bias());
+      detail::project_into(values, x, W_value, value_bias());
+      detail::causal_heads_into<num_heads>(context, queries, keys, values, drop);
     }
-    matrix<T, N, d_out> out = matmul(context, W_out);
+    matrix<T, N, d_out> out{detail::uninitialized};  // into the result itself, not a temporary copied
+    matmul_into(out, context, W_out);
     for (std::size_t i = 0; i < N; ++i)
       for (std::size_t j = 0; j < d_out; ++j) out.elems[i * d_out + j] += b_out.elems[j];
     return out;
@@ -11807,14 +11967,16 @@ inline constexpr frame_allowances unmeasured{2048, 2048};
 consteval frame_allowances target_frame_allowances() noexcept {
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && defined(__arm__)
 #if defined(__ARM_FEATURE_MVE) && !defined(__OPTIMIZE_SIZE__)
-  return {1110, 762};  // Cortex-M55 (Helium), -O3
+  return {1250, 762};  // Cortex-M55 (Helium), -O3
+#elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP) && (__ARM_FP & 8)
+  return {540, 760};  // Cortex-M7 (ARMv7E-M, double-precision FPU), -O3
 #elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP)
-  return {710, 672};  // Cortex-M4F, M7 (ARMv7E-M, hard float), -O3
+  return {525, 680};  // Cortex-M4F (ARMv7E-M, single-precision FPU), -O3
 #elif (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_8M_MAIN__)) && defined(__OPTIMIZE_SIZE__)
 #if defined(__ARM_FP)
-  return {610, 52};  // Cortex-M33 (ARMv8-M Mainline, hard float), -Os
+  return {520, 52};  // Cortex-M33 (ARMv8-M Mainline, hard float), -Os
 #else
-  return {760, 52};  // Cortex-M3 (ARMv7-M, float in software), -Os
+  return {645, 52};  // Cortex-M3 (ARMv7-M, float in software), -Os
 #endif
 #else
   return unmeasured;

@@ -42,14 +42,16 @@ inline constexpr frame_allowances unmeasured{2048, 2048};
 consteval frame_allowances target_frame_allowances() noexcept {
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && defined(__arm__)
 #if defined(__ARM_FEATURE_MVE) && !defined(__OPTIMIZE_SIZE__)
-  return {1110, 762};  // Cortex-M55 (Helium), -O3
+  return {1250, 762};  // Cortex-M55 (Helium), -O3
+#elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP) && (__ARM_FP & 8)
+  return {540, 760};  // Cortex-M7 (ARMv7E-M, double-precision FPU), -O3
 #elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP)
-  return {710, 672};  // Cortex-M4F, M7 (ARMv7E-M, hard float), -O3
+  return {525, 680};  // Cortex-M4F (ARMv7E-M, single-precision FPU), -O3
 #elif (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_8M_MAIN__)) && defined(__OPTIMIZE_SIZE__)
 #if defined(__ARM_FP)
-  return {610, 52};  // Cortex-M33 (ARMv8-M Mainline, hard float), -Os
+  return {520, 52};  // Cortex-M33 (ARMv8-M Mainline, hard float), -Os
 #else
-  return {760, 52};  // Cortex-M3 (ARMv7-M, float in software), -Os
+  return {645, 52};  // Cortex-M3 (ARMv7-M, float in software), -Os
 #endif
 #else
   return unmeasured;
