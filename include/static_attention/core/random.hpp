@@ -178,7 +178,7 @@ constexpr double linear_bias_bound(std::size_t fan_in) noexcept {
 /// T with one rounding (PyTorch's FMA kernel), where x in [0, 1) is a `torch.rand` draw.
 template <torch_real T>
 constexpr T uniform(torch_generator& gen, T from, T to) noexcept {
-  return detail::torch_normal::fma_rn(detail::unit_draw<T>(gen), to - from, from);
+  return detail::torch_normal::fused(detail::unit_draw<T>(gen), to - from, from).value;
 }
 
 namespace detail {
@@ -186,7 +186,7 @@ namespace detail {
 // uniform(gen, from, to) into out[0..16), in order, as one statement (cheaper to evaluate).
 template <torch_real T, std::size_t... I>
 constexpr void uniform_block(T* out, torch_generator& gen, T from, T to, std::index_sequence<I...>) noexcept {
-  ((out[I] = torch_normal::fma_rn(unit_draw<T>(gen), to - from, from)), ...);
+  ((out[I] = torch_normal::fused(unit_draw<T>(gen), to - from, from).value), ...);
 }
 
 template <torch_real T, std::size_t Size>
@@ -301,7 +301,8 @@ constexpr void normal_fill(torch_generator& gen, T* data, std::size_t n, std::ty
   if (n < 16) {
     for (std::size_t i = 0; i < n; ++i) {
       data[i] = static_cast<T>(
-          detail::torch_normal::fma_rn(gen.standard_normal(), static_cast<double>(std_dev), static_cast<double>(mean)));
+          detail::torch_normal::fused(gen.standard_normal(), static_cast<double>(std_dev), static_cast<double>(mean))
+              .value);
     }
     return;
   }

@@ -15,7 +15,7 @@
 
 namespace static_attention::detail::torch_normal {
 
-// float: PyTorch's AVX2 kernel, one lane at a time. Each fma_rn() is an FMA that GCC formed in
+// float: PyTorch's AVX2 kernel, one lane at a time. Each fused() is an FMA that GCC formed in
 // libtorch_cpu.so; every other product and sum is rounded on its own. Products that are exact
 // (by a power of two, or of small integers by short constants) are written unfused: fusing
 // them would not change a bit.
@@ -42,11 +42,11 @@ inline constexpr float two_pi_f = 0x1.921fb6p+2f;  // _mm256_set1_ps(2.0f * c10:
               e = (static_cast<float>(static_cast<std::int32_t>(__builtin_bit_cast(std::uint32_t, x) >> 23) - 127) +
                    1.0f) -
                   (m < sqrt_half_f ? 1.0f : 0.0f),
-              t = (m - 1.0f) + (m < sqrt_half_f ? m : 0.0f), z = t * t, y1 = fma_rn(log_p[0], t, log_p[1]),
-              y2 = fma_rn(y1, t, log_p[2]), y3 = fma_rn(y2, t, log_p[3]), y4 = fma_rn(y3, t, log_p[4]),
-              y5 = fma_rn(y4, t, log_p[5]), y6 = fma_rn(y5, t, log_p[6]), y7 = fma_rn(y6, t, log_p[7]),
-              y8 = fma_rn(y7, t, log_p[8]);
-  return (t + (fma_rn(y8 * t, z, e * log_q1) - z * 0.5f)) + e * log_q2;
+              t = (m - 1.0f) + (m < sqrt_half_f ? m : 0.0f), z = t * t, y1 = fused(log_p[0], t, log_p[1]).value,
+              y2 = fused(y1, t, log_p[2]).value, y3 = fused(y2, t, log_p[3]).value, y4 = fused(y3, t, log_p[4]).value,
+              y5 = fused(y4, t, log_p[5]).value, y6 = fused(y5, t, log_p[6]).value, y7 = fused(y6, t, log_p[7]).value,
+              y8 = fused(y7, t, log_p[8]).value;
+  return (t + (fused(y8 * t, z, e * log_q1).value - z * 0.5f)) + e * log_q2;
 }
 
 struct sin_cos_f {
@@ -62,11 +62,11 @@ struct sin_cos_f {
   const std::uint32_t sign = __builtin_bit_cast(std::uint32_t, x) & 0x8000'0000U;
   const float ax = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, x) ^ sign);
   const std::int32_t j = (static_cast<std::int32_t>(ax * four_over_pi_f) + 1) & ~1;
-  const float y = static_cast<float>(j), r1 = fma_rn(y, minus_dp1, ax), r2 = fma_rn(y, minus_dp2, r1),
-              r = fma_rn(y, minus_dp3, r2), z = r * r, c1 = fma_rn(z, cos_p0, cos_p1), c2 = fma_rn(z, c1, cos_p2),
-              c = fma_rn(c2 * z, z, -(z * 0.5f)) + 1.0f, s1 = fma_rn(sin_p0, z, sin_p1), s2 = fma_rn(z, s1, sin_p2),
-              s = fma_rn(z * s2, r, r), sin_poly = (j & 2) == 0 ? s + 0.0f : 0.0f + c,
-              cos_poly = (j & 2) == 0 ? 0.0f + c : s + 0.0f;
+  const float y = static_cast<float>(j), r1 = fused(y, minus_dp1, ax).value, r2 = fused(y, minus_dp2, r1).value,
+              r = fused(y, minus_dp3, r2).value, z = r * r, c1 = fused(z, cos_p0, cos_p1).value,
+              c2 = fused(z, c1, cos_p2).value, c = fused(c2 * z, z, -(z * 0.5f)).value + 1.0f,
+              s1 = fused(sin_p0, z, sin_p1).value, s2 = fused(z, s1, sin_p2).value, s = fused(z * s2, r, r).value,
+              sin_poly = (j & 2) == 0 ? s + 0.0f : 0.0f + c, cos_poly = (j & 2) == 0 ? 0.0f + c : s + 0.0f;
   return {__builtin_bit_cast(
               float, __builtin_bit_cast(std::uint32_t, sin_poly) ^ sign ^ (static_cast<std::uint32_t>(j & 4) << 29)),
           __builtin_bit_cast(

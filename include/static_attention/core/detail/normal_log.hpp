@@ -131,24 +131,25 @@ inline constexpr log_entry log_table[128] = {
 // rhi (r rounded to 26 bits, so rhi^2/2 is exact); elsewhere x = 2^k z with z near the centre
 // c of one of 128 subintervals, log(x) = k ln 2 + log(c) + log(1 + r), r = z/c - 1 by one fma.
 [[nodiscard]] constexpr double arm_log_near_one(double x) noexcept {
-  const double r = x - 1.0, r2 = r * r, r3 = r * r2, q1 = fma_rn(r, log_b[2], log_b[1]),
-               q4 = fma_rn(r, log_b[5], log_b[4]), q7 = fma_rn(r, log_b[8], log_b[7]), q3 = fma_rn(r2, log_b[3], q1),
-               q6 = fma_rn(r2, log_b[6], q4), q9 = fma_rn(r2, log_b[9], q7), q10 = fma_rn(r3, log_b[10], q9),
-               q = fma_rn(fma_rn(q10, r3, q6), r3, q3), w = r * 0x1p27, rhi = r + w - w, rlo = r - rhi,
+  const double r = x - 1.0, r2 = r * r, r3 = r * r2, q1 = fused(r, log_b[2], log_b[1]).value,
+               q4 = fused(r, log_b[5], log_b[4]).value, q7 = fused(r, log_b[8], log_b[7]).value,
+               q3 = fused(r2, log_b[3], q1).value, q6 = fused(r2, log_b[6], q4).value,
+               q9 = fused(r2, log_b[9], q7).value, q10 = fused(r3, log_b[10], q9).value,
+               q = fused(fused(q10, r3, q6).value, r3, q3).value, w = r * 0x1p27, rhi = r + w - w, rlo = r - rhi,
                half_sq = rhi * rhi * log_b[0], hi = r + half_sq, lo = (r - hi) + half_sq,
-               lo2 = fma_rn(log_b[0] * rlo, rhi + r, lo);
-  return x == 1.0 ? 0.0 : hi + fma_rn(r3, q, lo2);
+               lo2 = fused(log_b[0] * rlo, rhi + r, lo).value;
+  return x == 1.0 ? 0.0 : hi + fused(r3, q, lo2).value;
 }
 
 [[nodiscard]] constexpr double arm_log_table(std::uint64_t ix) noexcept {
   const std::uint64_t tmp = ix - 0x3fe6'0000'0000'0000ULL;
   const log_entry& t = log_table[(tmp >> 45) % 128];
   const double k = static_cast<double>(static_cast<std::int64_t>(tmp) >> 52),
-               r = fma_rn(__builtin_bit_cast(double, ix - (tmp & 0xfff0'0000'0000'0000ULL)), t.invc, -1.0),
-               w = k * log_ln2hi + t.logc, hi = w + r, lo = fma_rn(k, log_ln2lo, (w - hi) + r), r2 = r * r,
-               a12 = fma_rn(r, log_a[2], log_a[1]), a34 = fma_rn(r, log_a[4], log_a[3]), lo2 = fma_rn(r2, log_a[0], lo),
-               poly = fma_rn(a34, r2, a12);
-  return fma_rn(r * r2, poly, lo2) + hi;
+               r = fused(__builtin_bit_cast(double, ix - (tmp & 0xfff0'0000'0000'0000ULL)), t.invc, -1.0).value,
+               w = k * log_ln2hi + t.logc, hi = w + r, lo = fused(k, log_ln2lo, (w - hi) + r).value, r2 = r * r,
+               a12 = fused(r, log_a[2], log_a[1]).value, a34 = fused(r, log_a[4], log_a[3]).value,
+               lo2 = fused(r2, log_a[0], lo).value, poly = fused(a34, r2, a12).value;
+  return fused(r * r2, poly, lo2).value + hi;
 }
 
 [[nodiscard]] constexpr double arm_log(double x) noexcept {

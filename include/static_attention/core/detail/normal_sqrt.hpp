@@ -43,7 +43,7 @@ namespace static_attention::detail::torch_normal {
   const double xs = x == 0.0 ? 1.0 : x,
                y0 = __builtin_bit_cast(double, (__builtin_bit_cast(std::uint64_t, xs) >> 1) + 0x1ff8'0000'0000'0000ULL),
                y1 = 0.5 * (y0 + xs / y0), y2 = 0.5 * (y1 + xs / y1), y3 = 0.5 * (y2 + xs / y2),
-               y = 0.5 * (y3 + xs / y3), r = fma_rn(-y, y, xs),
+               y = 0.5 * (y3 + xs / y3), r = fused(-y, y, xs).value,
                yu = y * __builtin_bit_cast(
                             double, (__builtin_bit_cast(std::uint64_t, y) & 0x7ff0'0000'0000'0000ULL) - (52ULL << 52)),
                yu_below = (__builtin_bit_cast(std::uint64_t, y) & 0x000f'ffff'ffff'ffffULL) == 0 ? 0.5 * yu : yu;

@@ -30,7 +30,7 @@ constexpr T welford(const T* x, std::int64_t n, std::int64_t stride, double corr
     const double delta = data - mean;
     const double new_mean = mean + delta / new_n;
     const double new_delta = data - new_mean;
-    m2 = torch_normal::fma_rn<double>(delta, new_delta, m2);
+    m2 = torch_normal::fused<double>(delta, new_delta, m2).value;
     mean = new_mean;
   }
   const double nf = static_cast<double>(n);

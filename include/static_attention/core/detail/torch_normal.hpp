@@ -37,8 +37,8 @@ namespace static_attention::detail::torch_normal {
 constexpr void box_muller_avx2(float* first, float mean, float std_dev) noexcept {
   const sin_cos_f sc = cephes_sincos(two_pi_f * first[8]);
   const float radius = sqrt_f(-2.0f * cephes_log(1.0f - first[0]));
-  first[0] = fma_rn(radius * sc.cos, std_dev, mean);
-  first[8] = fma_rn(radius * sc.sin, std_dev, mean);
+  first[0] = fused(radius * sc.cos, std_dev, mean).value;
+  first[8] = fused(radius * sc.sin, std_dev, mean).value;
 }
 
 inline constexpr double two_pi_d = 0x1.921fb54442d18p+2;  // 2.0f * c10::pi<double>
@@ -49,8 +49,8 @@ inline constexpr double two_pi_d = 0x1.921fb54442d18p+2;  // 2.0f * c10::pi<doub
 constexpr void box_muller_double(double* first, double mean, double std_dev) noexcept {
   const sin_cos_d sc = sincos_0_2pi(two_pi_d * first[8]);
   const double radius = sqrt_d(-2.0 * arm_log(1.0 - first[0]));
-  first[0] = fma_rn(radius * sc.cos, std_dev, mean);
-  first[8] = fma_rn(radius * sc.sin, std_dev, mean);
+  first[0] = fused(radius * sc.cos, std_dev, mean).value;
+  first[8] = fused(radius * sc.sin, std_dev, mean).value;
 }
 
 // at::normal_distribution<double>'s pair from its two uniforms, the first drawn giving the

@@ -30,7 +30,7 @@
 
 namespace static_attention::detail::torch_sampling {
 
-using torch_normal::fma_rn;
+using torch_normal::fused;
 
 // _mm256_cvtps_epi32 / cvtpd2dq: to the nearest integer, ties to even (|x| < 2^31).
 template <class F>
@@ -54,12 +54,13 @@ template <class F>
 [[nodiscard]] constexpr float sleef_expf(float d) noexcept {
   if (d < -104.0f) return 0.0f;
   const std::int32_t q = round_even(d * 1.442695040888963407359924681001892137426645954152985934135449406931f);
-  const float qf = static_cast<float>(q), s1 = fma_rn(qf, -0.693145751953125f, d),
-              s = fma_rn(qf, -1.428606765330187045e-06f, s1),
-              u1 = fma_rn(0.000198527617612853646278381f, s, 0.00139304355252534151077271f),
-              u2 = fma_rn(u1, s, 0.00833336077630519866943359f), u3 = fma_rn(u2, s, 0.0416664853692054748535156f),
-              u4 = fma_rn(u3, s, 0.166666671633720397949219f), u5 = fma_rn(u4, s, 0.5f),
-              u = 1.0f + fma_rn(s * s, u5, s);
+  const float qf = static_cast<float>(q), s1 = fused(qf, -0.693145751953125f, d).value,
+              s = fused(qf, -1.428606765330187045e-06f, s1).value,
+              u1 = fused(0.000198527617612853646278381f, s, 0.00139304355252534151077271f).value,
+              u2 = fused(u1, s, 0.00833336077630519866943359f).value,
+              u3 = fused(u2, s, 0.0416664853692054748535156f).value,
+              u4 = fused(u3, s, 0.166666671633720397949219f).value, u5 = fused(u4, s, 0.5f).value,
+              u = 1.0f + fused(s * s, u5, s).value;
   return u * pow2i_f(q >> 1) * pow2i_f(q - (q >> 1));
 }
 
@@ -69,16 +70,18 @@ template <class F>
   if (d < -1000.0) return 0.0;
   const std::int32_t q = round_even(d * 1.442695040888963407359924681001892137426645954152985934135449406931);
   const double qf = static_cast<double>(q),
-               s = fma_rn(qf, -.28235290563031577122588448175013436025525412068e-12,
-                          fma_rn(qf, -.69314718055966295651160180568695068359375, d)),
+               s = fused(qf, -.28235290563031577122588448175013436025525412068e-12,
+                         fused(qf, -.69314718055966295651160180568695068359375, d).value)
+                       .value,
                s2 = s * s, s4 = s2 * s2, s8 = s4 * s4,
-               p98 = fma_rn(s, +0.2081276378237164457e-8, +0.2511210703042288022e-7),
-               p76 = fma_rn(s, +0.2755762628169491192e-6, +0.2755723402025388239e-5),
-               p54 = fma_rn(s, +0.2480158687479686264e-4, +0.1984126989855865850e-3),
-               p32 = fma_rn(s, +0.1388888888914497797e-2, +0.8333333333314938210e-2),
-               p10 = fma_rn(s, +0.4166666666666602598e-1, +0.1666666666666669072e+0), p7_4 = fma_rn(s2, p76, p54),
-               p3_0 = fma_rn(s2, p32, p10), p7_0 = fma_rn(s4, p7_4, p3_0), poly = fma_rn(s8, p98, p7_0),
-               u1 = fma_rn(poly, s, 0.5), u2 = fma_rn(u1, s, 1.0), u = fma_rn(u2, s, 1.0);
+               p98 = fused(s, +0.2081276378237164457e-8, +0.2511210703042288022e-7).value,
+               p76 = fused(s, +0.2755762628169491192e-6, +0.2755723402025388239e-5).value,
+               p54 = fused(s, +0.2480158687479686264e-4, +0.1984126989855865850e-3).value,
+               p32 = fused(s, +0.1388888888914497797e-2, +0.8333333333314938210e-2).value,
+               p10 = fused(s, +0.4166666666666602598e-1, +0.1666666666666669072e+0).value,
+               p7_4 = fused(s2, p76, p54).value, p3_0 = fused(s2, p32, p10).value, p7_0 = fused(s4, p7_4, p3_0).value,
+               poly = fused(s8, p98, p7_0).value, u1 = fused(poly, s, 0.5).value, u2 = fused(u1, s, 1.0).value,
+               u = fused(u2, s, 1.0).value;
   return u * pow2i_d(q >> 1) * pow2i_d(q - (q >> 1));
 }
 
