@@ -3088,11 +3088,6 @@ namespace static_attention::detail {
 template <class F>
 struct fused;
 
-/// float: a * b is exact in double (24 + 24 bits), so sum = RN(a * b + c) is one rounding,
-/// and rounding it to float is the correct result unless it lies exactly halfway between two
-/// floats (the first rounding may have made that tie) or below float's normal range; those rare
-/// cases round to odd first. Correct for every input (infinities too: the product cannot
-/// overflow in double).
 // At run time, on targets with a float FMA instruction (x86 with FMA, AArch64, Arm with a
 // single-precision VFMA), the instruction itself: the same bits (the emulation is correct for
 // every input), one instruction instead of the emulation's branches (GPT-2 124M's normal_ and
@@ -3102,6 +3097,11 @@ struct fused;
 #else
 #define SA_DETAIL_FMAF_AT_RUN_TIME(a, b, c)
 #endif
+/// float: a * b is exact in double (24 + 24 bits), so sum = RN(a * b + c) is one rounding,
+/// and rounding it to float is the correct result unless it lies exactly halfway between two
+/// floats (the first rounding may have made that tie) or below float's normal range; those rare
+/// cases round to odd first. Correct for every input (infinities too: the product cannot
+/// overflow in double).
 template <>
 struct fused<float> {
   double sum;
