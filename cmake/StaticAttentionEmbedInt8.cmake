@@ -8,6 +8,8 @@
 # out_proj_bias, optionally b_query, b_key, b_value) with min/max calibration at build time, and
 # writes a header holding `inline constexpr static_attention::quantized_multi_head_attention<...>
 # <variable>` (tools/quantize_weights.py: the same arithmetic as static_attention::quantize()).
+# Where the unfused and the fused matrix kernels calibrate to other scales, the header holds
+# both and <variable> is a constexpr reference to the including build's.
 # The header's directory is added to <target>'s include path.
 #
 # Needs a Python 3 with numpy at build time: STATIC_ATTENTION_INT8_PYTHON, or the first of

@@ -144,10 +144,10 @@
 //     them), so each product passes through an empty asm statement: the compiler must round the
 //     product to a register before the add sees it. The statement emits no instruction.
 //   - a fused multiply-add, rounded once (kernel_multiply_add where kernels_fuse<T>): the matrix
-//     kernels of builds that define STATIC_ATTENTION_FUSED_KERNELS and whose target has FMA
-//     instructions for T (x86 with __FMA__, AArch64). At run time an explicit FMA instruction (never left to
-//     contraction, so -ffp-contract=off, -O0 and -ffp-contract=fast all give it); in constant
-//     evaluation the exact emulation of exact_fma.hpp (matmul_kernel.hpp).
+//     kernels of builds whose target has FMA instructions for T (x86 with __FMA__, AArch64), unless
+//     STATIC_ATTENTION_UNFUSED_KERNELS is defined. At run time an explicit FMA instruction (never
+//     left to contraction, so -ffp-contract=off, -O0 and -ffp-contract=fast all give it); in
+//     constant evaluation the exact emulation of exact_fma.hpp (matmul_kernel.hpp).
 //
 // STATIC_ATTENTION_FAST_FMA, defined before the first include, lets the rounded products fuse
 // wherever the compiler likes (the matrix kernels that do not fuse, and the element-wise and
@@ -159,6 +159,11 @@
     "static_attention: -ffast-math breaks the promise that run time gives the constant evaluator's bits (it reorders sums and flushes denormals). Build without it, or define STATIC_ATTENTION_ALLOW_FAST_MATH to accept different bits."
 #endif
 
+#if defined(STATIC_ATTENTION_UNFUSED_KERNELS) && defined(STATIC_ATTENTION_FUSED_KERNELS)
+#error \
+    "static_attention: STATIC_ATTENTION_UNFUSED_KERNELS and STATIC_ATTENTION_FUSED_KERNELS ask for opposite kernel arithmetic; define one (fused is the default where the target has FMA)."
+#endif
+
 #if defined(__GNUC__) && defined(__FMA__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && \
     (!defined(__i386__) || !defined(__FLT_EVAL_METHOD__) || __FLT_EVAL_METHOD__ == 0)
 #define SA_DETAIL_FMA_X86 1
@@ -167,17 +172,17 @@
 namespace static_attention::detail {
 
 /// True when the run-time matrix kernels for T fuse each multiply-add into one FMA instruction
-/// (and the constant evaluator computes the same FMA): builds that define
-/// STATIC_ATTENTION_FUSED_KERNELS before the first include, on x86 with FMA (-mfma,
-/// -march=x86-64-v3, -march=native on Haswell and later, AVX-512) and AArch64, with GCC or Clang.
-/// Elsewhere, and by default, each product is rounded on its own, at both times: the arithmetic
-/// of the torch and numpy references whose printed digits the book's tests reproduce (a fused
-/// build changes the last digits of a few of them) and of the host that checks the Cortex-M
-/// boards. Either way run time gives the constant evaluator's bits; fused is faster on Intel,
-/// whose cores issue a multiply and an add as two operations where an FMA is one.
+/// (and the constant evaluator computes the same FMA): by default on every target with FMA
+/// instructions for T (x86 with FMA: -mfma, -march=x86-64-v3, -march=native on Haswell, Zen and
+/// later; AArch64), with GCC or Clang. Builds that define STATIC_ATTENTION_UNFUSED_KERNELS before
+/// the first include, and targets without FMA (x86-64 baseline, -mno-fma, 32-bit Arm), round each
+/// product on its own at both times: the arithmetic of the torch and numpy references whose
+/// printed digits the book's tests reproduce (a fused build changes the last digit of a few).
+/// Either way run time gives the constant evaluator's bits; fused is faster on Intel, whose cores
+/// issue a multiply and an add as two operations where an FMA is one.
 template <class T>
 inline constexpr bool kernels_fuse =
-#if defined(STATIC_ATTENTION_FUSED_KERNELS) && \
+#if !defined(STATIC_ATTENTION_UNFUSED_KERNELS) && \
     (defined(SA_DETAIL_FMA_X86) || (defined(__GNUC__) && defined(__aarch64__)))
     std::is_same_v<T, float> || std::is_same_v<T, double>;
 #else

@@ -16,7 +16,10 @@ Calibration: float32, B x N x d_in (or N x d_in).
 
 It computes what static_attention::quantize(model, calibration) computes at compile time, with
 the same float32 and double operations in the same order (min/max calibration, TFLM's choice of
-scales and zero points, QuantizeMultiplier), so the header equals the constexpr result; the one
+scales and zero points, QuantizeMultiplier), so the header equals the constexpr result. The
+calibration's matrix products are computed both ways the library's kernels can sum (each product
+rounded; one fused multiply-add a step, where the target has FMA); where the two give other
+scales, the header holds both and the including build takes its own. The one
 function whose last bit may differ is exp in the calibration's float softmax, which moves the
 context range only when its extreme is a softmax-weighted mix (tests/quantize checks equality on
 its fixtures). The header holds integers and float scales only: no float weights, no quantize()
@@ -106,15 +109,34 @@ def requantizer(input_params, channel_scales, output_params):
     return [m for m, _ in ms], [s for _, s in ms], output_params[1]
 
 
-def matmul_f32(a, b):
-    """a (N x K) @ b (K x C) in float32, each product rounded, summed k = 0, 1, ... from 0."""
+def fma_f32(a, b, c):
+    """fma(a, b, c) in float32, rounded once, element-wise: a * b is exact in double (24-bit
+    significands), the sum is rounded to odd in double (a two-sum gives its error), and rounding
+    that to float32 is the correctly rounded sum (Boldo and Melquiond's rounding to odd)."""
+    p = a.astype(np.float64) * b.astype(np.float64)
+    c = c.astype(np.float64)
+    s = p + c
+    t = s - p
+    err = (p - (s - t)) + (c - t)
+    toward = np.nextafter(s, np.where(err > 0, np.inf, -np.inf))
+    odd = (s.view(np.int64) & 1) == 1
+    s = np.where((err != 0) & ~odd, toward, s)
+    return s.astype(F32)
+
+
+def matmul_f32(a, b, fused):
+    """a (N x K) @ b (K x C) in float32, summed k = 0, 1, ... from 0: each product rounded, or
+    (fused) each step one fused multiply-add, as the library's matrix kernels compute it."""
     acc = np.zeros((a.shape[0], b.shape[1]), dtype=F32)
     for k in range(a.shape[1]):
-        acc = acc + a[:, k : k + 1] * b[k : k + 1, :]
+        if fused:
+            acc = fma_f32(np.broadcast_to(a[:, k : k + 1], acc.shape), np.broadcast_to(b[k : k + 1, :], acc.shape), acc)
+        else:
+            acc = acc + a[:, k : k + 1] * b[k : k + 1, :]
     return acc
 
 
-def calibrate(model, calibration, heads):
+def calibrate(model, calibration, heads, fused):
     d_out = model["w_query_xw"].shape[1]
     head_dim = d_out // heads
     scale = F32(math.sqrt(float(head_dim)))
@@ -129,7 +151,7 @@ def calibrate(model, calibration, heads):
         observe("input", x)
         proj = {}
         for name, key in (("query", "w_query_xw"), ("key", "w_key_xw"), ("value", "w_value_xw")):
-            y = matmul_f32(x, model[key])
+            y = matmul_f32(x, model[key], fused)
             bias = model.get("b_" + name)
             if bias is not None:
                 y = y + bias[None, :]
@@ -140,7 +162,7 @@ def calibrate(model, calibration, heads):
         for h in range(heads):
             cols = slice(h * head_dim, (h + 1) * head_dim)
             q, k, v = proj["query"][:, cols], proj["key"][:, cols], proj["value"][:, cols]
-            scores = matmul_f32(q, k.T)
+            scores = matmul_f32(q, k.T, fused)
             weights = np.zeros((n, n), dtype=F32)
             for i in range(n):
                 row = scores[i, : i + 1] / scale
@@ -149,7 +171,7 @@ def calibrate(model, calibration, heads):
                 for val in e:
                     total = F32(total + val)
                 weights[i, : i + 1] = e / total
-            context[:, cols] = matmul_f32(weights, v)
+            context[:, cols] = matmul_f32(weights, v, fused)
         observe("context", context)
     return ranges
 
@@ -231,7 +253,10 @@ def flat(ctype, rows, cols, values, indent):
     )
 
 
-def write_header(out, q, d_in, d_out, heads, context, namespace, name, sources):
+def write_header(out, qs, d_in, d_out, heads, context, namespace, name, sources):
+    """qs: the model as the unfused and as the fused kernels calibrate it. Where the two differ
+    the header holds both, and the including build picks its own (kernels_fuse<float>): the
+    header equals quantize() in either build."""
     t = f"::static_attention::quantized_multi_head_attention<{d_in}, {d_out}, {heads}{', ' + str(context) if context else ''}>"
     ind = "    "
 
@@ -251,34 +276,47 @@ def write_header(out, q, d_in, d_out, heads, context, namespace, name, sources):
             f"{flat('int8_t', 1, d_out, shifts, ind + '  ')}, {zero}}}"
         )
 
-    p = q["params"]
+    def initializer(q):
+        p = q["params"]
+        fields = [
+            (".input", params(p["input"])),
+            (".input_inverse_scale", f32_literal(q["input_inverse_scale"])),
+            (".query", params(p["query"])),
+            (".key", params(p["key"])),
+            (".value", params(p["value"])),
+            (".context", params(p["context"])),
+            (".W_query", linear(*q["W_query"], d_in, d_out)),
+            (".W_key", linear(*q["W_key"], d_in, d_out)),
+            (".W_value", linear(*q["W_value"], d_in, d_out)),
+            (".query_requant", requant(q["query_requant"])),
+            (".key_requant", requant(q["key_requant"])),
+            (".value_requant", requant(q["value_requant"])),
+            (".score_multiplier", "{%d, %d}" % q["score_multiplier"]),
+            (".context_multiplier", "{%d, %d}" % q["context_multiplier"]),
+            (".W_out", linear(*q["W_out"], d_out, d_out)),
+            (".output_scale", "{{" + ", ".join(f32_literal(s) for s in q["output_scale"]) + "}}"),
+        ]
+        return "{\n" + ",\n".join(f"{ind}{k} = {v}" for k, v in fields) + "}"
+
+    unfused, fused = (initializer(q) for q in qs)
     out.write("// Generated by static_attention's tools/quantize_weights.py; do not edit.\n")
     out.write(f"// From {sources}.\n#pragma once\n\n#include <array>\n#include <bit>\n#include <cstdint>\n\n")
     out.write("#include <static_attention/quant.hpp>\n\n")
     out.write(f"namespace {namespace} {{\n\n")
-    out.write(f"/// int8 multi-head attention, d_in {d_in}, d_out {d_out}, {heads} heads: "
-              "static_attention::quantize(model, calibration), computed ahead of time.\n")
-    out.write(f"inline constexpr {t} {name}{{\n")
-    fields = [
-        (".input", params(p["input"])),
-        (".input_inverse_scale", f32_literal(q["input_inverse_scale"])),
-        (".query", params(p["query"])),
-        (".key", params(p["key"])),
-        (".value", params(p["value"])),
-        (".context", params(p["context"])),
-        (".W_query", linear(*q["W_query"], d_in, d_out)),
-        (".W_key", linear(*q["W_key"], d_in, d_out)),
-        (".W_value", linear(*q["W_value"], d_in, d_out)),
-        (".query_requant", requant(q["query_requant"])),
-        (".key_requant", requant(q["key_requant"])),
-        (".value_requant", requant(q["value_requant"])),
-        (".score_multiplier", "{%d, %d}" % q["score_multiplier"]),
-        (".context_multiplier", "{%d, %d}" % q["context_multiplier"]),
-        (".W_out", linear(*q["W_out"], d_out, d_out)),
-        (".output_scale", "{{" + ", ".join(f32_literal(s) for s in q["output_scale"]) + "}}"),
-    ]
-    out.write(",\n".join(f"{ind}{k} = {v}" for k, v in fields))
-    out.write("};\n\n")
+    doc = (f"/// int8 multi-head attention, d_in {d_in}, d_out {d_out}, {heads} heads: "
+           "static_attention::quantize(model, calibration), computed ahead of time.\n")
+    if unfused == fused:
+        out.write(doc)
+        out.write(f"inline constexpr {t} {name}{unfused};\n\n")
+    else:
+        out.write(f"// The calibration's float sums moved a scale: as unfused and as fused matrix kernels compute them.\n")
+        out.write(f"namespace {name}_arithmetic {{\n")
+        out.write(f"inline constexpr {t} unfused{unfused};\n")
+        out.write(f"inline constexpr {t} fused{fused};\n")
+        out.write(f"}}  // namespace {name}_arithmetic\n\n")
+        out.write(doc.replace(".\n", ", in this build's kernel arithmetic.\n"))
+        out.write(f"inline constexpr const {t}& {name} =\n{ind}::static_attention::detail::kernels_fuse<float> "
+                  f"? {name}_arithmetic::fused : {name}_arithmetic::unfused;\n\n")
     out.write(f"}}  // namespace {namespace}\n")
 
 
@@ -304,11 +342,10 @@ def main():
         sys.exit(f"quantize_weights: calibration is {calibration.shape}, not B x N x {d_in}")
     if args.context_length and calibration.shape[1] > args.context_length:
         sys.exit("quantize_weights: calibration sequences are longer than --context-length")
-    ranges = calibrate(model, calibration, args.heads)
-    q = quantize(model, ranges, args.heads)
+    qs = [quantize(model, calibrate(model, calibration, args.heads, fused), args.heads) for fused in (False, True)]
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     with open(args.output, "w") as out:
-        write_header(out, q, d_in, d_out, args.heads, args.context_length, args.namespace, args.name,
+        write_header(out, qs, d_in, d_out, args.heads, args.context_length, args.namespace, args.name,
                      f"{os.path.basename(os.path.normpath(args.model))} and {os.path.basename(args.calibration)}")
 
 

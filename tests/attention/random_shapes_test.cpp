@@ -24,7 +24,16 @@ struct agreement {
   constexpr bool all() const { return simplified && self_attention && causal && mha; }
 };
 
-template <class Case, class T>
+// x, through a function the constant evaluator cannot call: Clang's code generation tries to
+// constant-evaluate a function's const locals and its return value, which for the large cases
+// would run the whole attention in the compiler (30 s and more a case).
+template <class X>
+const X& opaque(const X& x) noexcept {
+  return x;
+}
+
+// at_run_time: the inputs are opaque, so only the run time computes the case.
+template <class Case, class T, bool at_run_time = false>
 constexpr agreement agrees_with_torch() {
   constexpr std::size_t B = Case::batch, N = Case::tokens, d_in = Case::d_in, d_out = Case::d_out;
   constexpr bool is_float = sizeof(T) == sizeof(float);
@@ -35,7 +44,8 @@ constexpr agreement agrees_with_torch() {
     else
       return f64;
   };
-  const auto x = to_tensor<T, B, N, d_in>(Case::x);
+  const auto x_value = to_tensor<T, B, N, d_in>(Case::x);
+  const auto x = at_run_time ? opaque(x_value) : x_value;
   const auto wq = to_matrix<T, d_out, d_in>(Case::wq);
   const auto wk = to_matrix<T, d_out, d_in>(Case::wk);
   const auto wv = to_matrix<T, d_out, d_in>(Case::wv);
@@ -68,12 +78,16 @@ TEST_CASE("every module equals torch on every randomized case, float and double,
     CAPTURE(Case::d_in);
     CAPTURE(Case::d_out);
     CAPTURE(Case::heads);
-    for (const agreement a : {agrees_with_torch<Case, double>(), agrees_with_torch<Case, float>()}) {
+    // Function arguments, not a braced list: Clang tries to constant-evaluate the backing array
+    // of an initializer_list, which would run every case in the compiler too.
+    const auto check = [](const agreement& a) {
       CHECK(a.simplified);
       CHECK(a.self_attention);
       CHECK(a.causal);
       CHECK(a.mha);
-    }
+    };
+    check(agrees_with_torch<Case, double, true>());
+    check(agrees_with_torch<Case, float, true>());
   });
 }
 

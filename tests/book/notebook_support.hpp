@@ -7,16 +7,21 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <algorithm>
 #include <charconv>
+#include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <span>
 #include <sstream>
+#include <static_attention/core/detail/fp_contract.hpp>
 #include <static_attention/io/print.hpp>
 #include <static_attention/io/tokenizer_files.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace book {
 
@@ -102,19 +107,97 @@ struct cell {
   std::string (*printout)();
 };
 
-/// Every cell's printout against its stored text; reports how many match.
+// --- Fused builds: the last printed digit may move -------------------------------------------
+// Where the target has FMA the matrix kernels fuse each multiply-add (core/detail/fp_contract.hpp):
+// sums rounded once a step, where the notebooks' torch printed unfused sums. A few cells then
+// print another last digit. There a cell must print the same text but for its numbers, and each
+// number must lie within one unit of the finer last printed place of the two, or within two
+// float ulps of the stored value (the 17-digit reprs of float32 values).
+
+// The numbers of a printout and the text between them.
+struct split_text {
+  std::vector<std::string> words;
+  std::vector<std::string> numbers;
+};
+inline bool starts_number(std::string_view s, std::size_t i) {
+  const auto digit = [&](std::size_t k) { return k < s.size() && s[k] >= '0' && s[k] <= '9'; };
+  if (digit(i)) return i == 0 || !(std::isalpha(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_');
+  return s[i] == '-' && digit(i + 1);
+}
+inline split_text split_numbers(std::string_view s) {
+  split_text out;
+  std::string word;
+  for (std::size_t i = 0; i < s.size();) {
+    if (!starts_number(s, i)) {
+      word += s[i++];
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < s.size() && ((s[j] >= '0' && s[j] <= '9') || s[j] == '.' ||
+                            ((s[j] == 'e' || s[j] == 'E') && j + 1 < s.size()) ||
+                            ((s[j] == '-' || s[j] == '+') && (s[j - 1] == 'e' || s[j - 1] == 'E'))))
+      ++j;
+    out.words.push_back(word);
+    word.clear();
+    out.numbers.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  out.words.push_back(word);
+  return out;
+}
+// One unit of a printed number's last place: 1e-4 for "0.1385", 1e-8 for "1.2e-07".
+inline double last_place(std::string_view n) {
+  const auto e = n.find_first_of("eE");
+  const std::string_view mantissa = n.substr(0, e);
+  const auto dot = mantissa.find('.');
+  const int decimals = dot == std::string_view::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
+  const int exponent = e == std::string_view::npos ? 0 : std::stoi(std::string(n.substr(e + 1)));
+  return std::pow(10.0, exponent - decimals);
+}
+inline bool numbers_close(std::string_view got, std::string_view want) {
+  const double g = std::stod(std::string(got)), w = std::stod(std::string(want));
+  const double unit = std::min(last_place(got), last_place(want));
+  const float wf = static_cast<float>(w);
+  const double ulp = static_cast<double>(std::nextafter(std::abs(wf), INFINITY) - std::abs(wf));
+  return std::abs(g - w) <= unit * (1 + 1e-9) || std::abs(g - w) <= 2 * ulp;
+}
+/// The same text but for its numbers, each within a last printed digit (fused builds).
+inline bool same_but_last_digits(std::string_view got, std::string_view want) {
+  const split_text g = split_numbers(got), w = split_numbers(want);
+  if (g.words != w.words || g.numbers.size() != w.numbers.size()) return false;
+  for (std::size_t k = 0; k < g.numbers.size(); ++k)
+    if (!numbers_close(g.numbers[k], w.numbers[k])) return false;
+  return true;
+}
+
+/// Every cell's printout against its stored text; reports how many match. In a build whose
+/// kernels fuse, a cell may instead print other last digits (same_but_last_digits); the count
+/// of those is reported.
 template <std::size_t N>
 void compare_cells(const cell (&cells)[N]) {
-  std::size_t matched = 0, as_torch113 = 0;
+  std::size_t matched = 0, as_torch113 = 0, last_digits = 0;
   for (const cell& c : cells) {
     const std::string got = c.printout();
+    const std::string want = expected(c.id);
     INFO("cell " << c.id);
-    CHECK(got == expected(c.id));
-    if (got == expected(c.id)) ++matched;
-    if (got == expected(c.id) && has_torch113_text(c.id)) ++as_torch113;
+    if (got == want) {
+      ++matched;
+      if (has_torch113_text(c.id)) ++as_torch113;
+    } else if (sa::detail::kernels_fuse<float> && same_but_last_digits(got, want)) {
+      ++last_digits;
+      MESSAGE("fused kernels: cell " << c.id << " prints other last digits:\n" << got << "for\n" << want);
+    } else {
+      CHECK(got == want);
+    }
   }
   MESSAGE(matched << " of " << N << " cells reproduced, " << as_torch113
                   << " of them as torch 1.13 prints them (docs/book-outputs.md)");
+  if (sa::detail::kernels_fuse<float>) {
+    MESSAGE(last_digits << " more within a last printed digit (fused kernels: docs/book-outputs.md)");
+    // Fusion moves a last digit now and then (4 of the 64 cells on x86 with FMA), never much
+    // of the book: at most one cell in eight, or one.
+    CHECK(last_digits <= (N / 8 > 1 ? N / 8 : 1));
+  }
 }
 
 }  // namespace book
