@@ -50,9 +50,12 @@
 #define SA_DETAIL_FMA_X86 1
 #endif
 
-// 32-bit Arm with a VFP that fuses (VFMA, VFMS): float with FPv4-SP and later, double with a
-// double-precision FPv5. Not the Cortex-M3 (no FPU), nor the M4F's and M33's double (software).
-#if defined(__GNUC__) && defined(__arm__) && defined(__ARM_FEATURE_FMA) && defined(__ARM_FP) && (__ARM_FP & 4)
+// 32-bit Arm with a VFP that fuses (VFMA, VFMS), with GCC: float with FPv4-SP and later, double
+// with a double-precision FPv5. Not the Cortex-M3 (no FPU), nor the M4F's and M33's double
+// (software). Not Clang: for arm-none-eabi it takes fma to set errno, so __builtin_fmaf becomes a
+// call to fmaf unless -fno-math-errno (checked with Clang 16).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__arm__) && defined(__ARM_FEATURE_FMA) && defined(__ARM_FP) && \
+    (__ARM_FP & 4)
 #define SA_DETAIL_FMA_ARM_FLOAT 1
 #if (__ARM_FP & 8)
 #define SA_DETAIL_FMA_ARM_DOUBLE 1
