@@ -159,7 +159,7 @@ template <std::size_t LDA, std::size_t LDB>
 }
 #undef SA_DETAIL_MVE_2X2_STEP
 
-// The same two steps fused: c += u s as one VFMA (vector by scalar), rounded once. 15
+// The same two steps fused: c += u s as one VFMA (vector by scalar), rounded once. 16
 // instructions and the loop end for 32 multiply-adds.
 #define SA_DETAIL_MVE_2X2_FMA_STEP(s0, s1) \
   "vldrw.u32 %q[u0], [%[b]]\n\t"           \
@@ -241,7 +241,7 @@ template <std::size_t LDA, std::size_t LDB>
 }
 #undef SA_DETAIL_MVE_4X1_STEP
 
-// The same two steps fused (17 instructions and the loop end for 32 multiply-adds).
+// The same two steps fused (16 instructions and the loop end for 32 multiply-adds).
 #define SA_DETAIL_MVE_4X1_FMA_STEP(s0, s1, s2, s3) \
   "vldrw.u32 %q[u], [%[b]]\n\t"                    \
   "add %[b], %[b], %[next]\n\t"                    \
