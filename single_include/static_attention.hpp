@@ -144,10 +144,19 @@
 //     them), so each product passes through an empty asm statement: the compiler must round the
 //     product to a register before the add sees it. The statement emits no instruction.
 //   - a fused multiply-add, rounded once (kernel_multiply_add where kernels_fuse<T>): the matrix
-//     kernels of builds whose target has FMA instructions for T (x86 with __FMA__, AArch64), unless
-//     STATIC_ATTENTION_UNFUSED_KERNELS is defined. At run time an explicit FMA instruction (never
-//     left to contraction, so -ffp-contract=off, -O0 and -ffp-contract=fast all give it); in
-//     constant evaluation the exact emulation of exact_fma.hpp (matmul_kernel.hpp).
+//     kernels of builds whose target has FMA instructions for T (x86 with __FMA__, AArch64, 32-bit
+//     Arm whose FPU fuses T: float with FPv4-SP and FPv5, the Cortex-M4F, M7, M33, M55; double
+//     with a double-precision FPv5, the M7 and M55), unless STATIC_ATTENTION_UNFUSED_KERNELS is
+//     defined. At run time an explicit FMA instruction (never left to contraction, so
+//     -ffp-contract=off, -O0 and -ffp-contract=fast all give it); in constant evaluation the exact
+//     emulation of exact_fma.hpp (matmul_kernel.hpp).
+//
+// STATIC_ATTENTION_DETAIL_KERNELS_FUSE (internal: the device tests' host checker, not for users)
+// makes kernels_fuse<T> true for the types its bits name, in __ARM_FP's encoding (4: float, 8:
+// double; 12: both), whatever the target: a host build then constant-evaluates what a board with
+// that FPU computes (tests/device: device_check_fused). At run time such a build's fused steps
+// are __builtin_fmaf / __builtin_fma, a call to the C library's fmaf / fma where the host has no
+// FMA instruction: correctly rounded, so still the constant evaluator's bits, only slower.
 //
 // STATIC_ATTENTION_FAST_FMA, defined before the first include, lets the rounded products fuse
 // wherever the compiler likes (the matrix kernels that do not fuse, and the element-wise and
@@ -169,22 +178,44 @@
 #define SA_DETAIL_FMA_X86 1
 #endif
 
+// 32-bit Arm with a VFP that fuses (VFMA, VFMS), with GCC: float with FPv4-SP and later, double
+// with a double-precision FPv5. Not the Cortex-M3 (no FPU), nor the M4F's and M33's double
+// (software). Not Clang: for arm-none-eabi it takes fma to set errno, so __builtin_fmaf becomes a
+// call to fmaf unless -fno-math-errno (checked with Clang 16).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__arm__) && defined(__ARM_FEATURE_FMA) && defined(__ARM_FP) && \
+    (__ARM_FP & 4)
+#define SA_DETAIL_FMA_ARM_FLOAT 1
+#if (__ARM_FP & 8)
+#define SA_DETAIL_FMA_ARM_DOUBLE 1
+#endif
+#endif
+
 namespace static_attention::detail {
 
 /// True when the run-time matrix kernels for T fuse each multiply-add into one FMA instruction
 /// (and the constant evaluator computes the same FMA): by default on every target with FMA
 /// instructions for T (x86 with FMA: -mfma, -march=x86-64-v3, -march=native on Haswell, Zen and
-/// later; AArch64), with GCC or Clang. Builds that define STATIC_ATTENTION_UNFUSED_KERNELS before
-/// the first include, and targets without FMA (x86-64 baseline, -mno-fma, 32-bit Arm), round each
-/// product on its own at both times: the arithmetic of the torch and numpy references whose
-/// printed digits the book's tests reproduce (a fused build changes the last digit of a few).
-/// Either way run time gives the constant evaluator's bits; fused is faster on Intel, whose cores
-/// issue a multiply and an add as two operations where an FMA is one.
+/// later; AArch64; 32-bit Arm with GCC: float on the Cortex-M4F, M7, M33 and M55, double on the
+/// M7 and M55), with GCC or Clang. Builds that define STATIC_ATTENTION_UNFUSED_KERNELS before
+/// the first include, and targets without FMA for T (x86-64 baseline, -mno-fma, the Cortex-M3,
+/// the M4F's and M33's software double), round each product on its own at both times: the
+/// arithmetic of the torch and numpy references whose printed digits the book's tests reproduce
+/// (a fused build changes the last digit of a few). Either way run time gives the constant
+/// evaluator's bits; fused is faster on Intel, whose cores issue a multiply and an add as two
+/// operations where an FMA is one, and on the Cortex-M, where it is one instruction instead of two.
 template <class T>
 inline constexpr bool kernels_fuse =
-#if !defined(STATIC_ATTENTION_UNFUSED_KERNELS) && \
-    (defined(SA_DETAIL_FMA_X86) || (defined(__GNUC__) && defined(__aarch64__)))
+#if defined(STATIC_ATTENTION_UNFUSED_KERNELS)
+    false;
+#elif defined(STATIC_ATTENTION_DETAIL_KERNELS_FUSE)
+    (std::is_same_v<T, float> && (STATIC_ATTENTION_DETAIL_KERNELS_FUSE & 4) != 0) ||
+    (std::is_same_v<T, double> && (STATIC_ATTENTION_DETAIL_KERNELS_FUSE & 8) != 0);
+#elif defined(SA_DETAIL_FMA_X86) || (defined(__GNUC__) && defined(__aarch64__))
     std::is_same_v<T, float> || std::is_same_v<T, double>;
+#elif defined(SA_DETAIL_FMA_ARM_DOUBLE)
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+#elif defined(SA_DETAIL_FMA_ARM_FLOAT)
+    std::is_same_v<T, float>;
 #else
     false;
 #endif
@@ -292,7 +323,7 @@ template <class E, class T, class S>
     else
 #endif
     {
-      // Other widths and targets: lane by lane (AArch64 and Arm: one fmla / vfma).
+      // Other widths and targets: lane by lane (AArch64: one fmla a vector).
       acc = fma_lanes<E>(av, b, acc, std::make_index_sequence<sizeof(T) / sizeof(E)>{});
     }
 #endif
@@ -322,6 +353,8 @@ template <class T>
 }  // namespace static_attention::detail
 
 #undef SA_DETAIL_FMA_X86
+#undef SA_DETAIL_FMA_ARM_FLOAT
+#undef SA_DETAIL_FMA_ARM_DOUBLE
 
 // ---- static_attention/core/shape.hpp ---------------------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
@@ -2498,20 +2531,29 @@ SA_DETAIL_MATH_END
 // target this header declares nothing.
 //
 // Same bits as the portable kernels, with one condition. Each lane computes what the scalar code
-// computes, in the same order: every product rounded on its own (VMUL, then VADD; never VFMA:
-// each product goes through an empty asm statement, as fp_contract.hpp's round_here), sums in
-// order k = 0, 1, ..., K-1, exp's steps one by one. But Helium's float instructions flush
-// subnormal inputs and results to zero and return the default NaN (the Armv8.1-M architecture;
-// QEMU does the same), where the scalar FPU computes subnormals and keeps NaN payloads. So the
-// vector kernels run only where no subnormal and no NaN can arise, checked on the operands' bits
-// first, and the portable code runs otherwise:
-//  - matrix product: every element of a and b is +-0 or of magnitude in [2^-50, 2^128) (finite),
-//    and with Acc every element of out is +-0 or in [2^-100, 2^128). Then every product is 0 or
-//    at least 2^-100 in magnitude, so a float with exponent >= -100, a multiple of 2^-123; every
-//    partial sum is then a multiple of 2^-123 too (an exact sum of such multiples is one, and a
-//    sum that rounds is above 2^-99, where floats are multiples of 2^-122). A nonzero multiple
-//    of 2^-123 is normal: nothing is flushed. (Overflow gives inf, inf - inf the default NaN, the
-//    same in both.)
+// computes, in the same order: sums in order k = 0, 1, ..., K-1, each step of the matrix product
+// in the build's kernel arithmetic (fp_contract.hpp's kernels_fuse<float>: one VFMA, rounded
+// once, where the kernels fuse, the default; else the product rounded on its own, VMUL then VADD,
+// through an empty asm statement as round_here); the other kernels' products rounded on their
+// own (the portable code's multiply_add), exp's steps one by one. But Helium's float instructions
+// flush subnormal inputs and results to zero and return the default NaN (the Armv8.1-M
+// architecture; QEMU does the same), where the scalar FPU computes subnormals and keeps NaN
+// payloads. So the vector kernels run only where no subnormal and no NaN can arise, checked on
+// the operands' bits first, and the portable code runs otherwise:
+//  - matrix product, unfused: every element of a and b is +-0 or of magnitude in [2^-50, 2^128)
+//    (finite), and with Acc every element of out is +-0 or in [2^-100, 2^128). Then every product
+//    is 0 or at least 2^-100 in magnitude, so a float with exponent >= -100, a multiple of
+//    2^-123; every partial sum is then a multiple of 2^-123 too (an exact sum of such multiples
+//    is one, and a sum that rounds is above 2^-99, where floats are multiples of 2^-122). A
+//    nonzero multiple of 2^-123 is normal: nothing is flushed. (Overflow gives inf, inf - inf the
+//    default NaN, the same in both.)
+//  - matrix product, fused: the same with a and b in [2^-40, 2^128). A fused step rounds
+//    a_k b_k + acc exactly computed, and a sum that cancels can be far below the rounded product
+//    (down to the product's rounding error). But a float of exponent >= -40 is a multiple of
+//    2^-63, so every exact product is a multiple of 2^-126, and so is every partial sum (the
+//    start, +0 or out's elements of exponent >= -100; an exact sum of multiples; a sum that
+//    rounds is at least 2^-102, where floats are multiples of 2^-125): each step's exact value
+//    is 0 or at least 2^-126, and rounds to 0 or a normal float. Nothing is flushed.
 //  - exp: each vector of four arguments is in [-87, 87] and each nonzero one at least 2^-60 in
 //    magnitude (else those four lanes take the scalar exp). exp(-87) > 2^-126, and the reduced
 //    argument r is x itself for |x| < ln2 / 2 (so r^2 >= 2^-120) and otherwise far from 0
@@ -2529,6 +2571,24 @@ SA_DETAIL_MATH_END
 #include <cstdint>
 
 namespace static_attention::detail::mve {
+
+/// vstrwq_p_f32(p, v, lanes), the inactive lanes' memory left alone, between two compiler
+/// barriers (no instruction). GCC 12.2 describes a predicated store as writing all four lanes:
+/// it then drops an earlier store to an inactive lane's memory as overwritten, or gives a later
+/// load of it the register's lane (seen at -O3 on the M55: the context of a 3 -> 2, two-head
+/// attention, one feature a head, lost its zeros to add_weighted_rows_f32's one-lane stores).
+/// The first barrier keeps earlier stores, the second makes later loads read memory.
+[[gnu::always_inline]] inline void store_lanes(float* p, float32x4_t v, mve_pred16_t lanes) noexcept {
+  __asm__ volatile("" ::: "memory");
+  vstrwq_p_f32(p, v, lanes);
+  __asm__ volatile("" ::: "memory");
+}
+
+/// Whether the matrix product's steps are fused (VFMA), as the scalar kernels' (fp_contract.hpp).
+inline constexpr bool fused = kernels_fuse<float>;
+
+/// The least exponent of gemm_f32's operands: every step's value is then 0 or normal (above).
+inline constexpr int least_operand_exponent = fused ? -40 : -50;
 
 /// x, its float lanes rounded before use (no instruction): stops GCC from fusing a product
 /// into the add that follows it.
@@ -2621,6 +2681,44 @@ template <std::size_t LDA, std::size_t LDB>
 }
 #undef SA_DETAIL_MVE_2X2_STEP
 
+// The same two steps fused: c += u s as one VFMA (vector by scalar), rounded once. 16
+// instructions and the loop end for 32 multiply-adds.
+#define SA_DETAIL_MVE_2X2_FMA_STEP(s0, s1) \
+  "vldrw.u32 %q[u0], [%[b]]\n\t"           \
+  "vldrw.u32 %q[u1], [%[b], #16]\n\t"      \
+  "add %[b], %[b], %[next]\n\t"            \
+  "vfma.f32 %q[c00], %q[u0], %[" s0        \
+  "]\n\t"                                  \
+  "vfma.f32 %q[c01], %q[u1], %[" s0        \
+  "]\n\t"                                  \
+  "vfma.f32 %q[c10], %q[u0], %[" s1        \
+  "]\n\t"                                  \
+  "vfma.f32 %q[c11], %q[u1], %[" s1 "]\n\t"
+
+/// steps_2x2 with fused steps.
+template <std::size_t LDA, std::size_t LDB>
+[[gnu::always_inline]] inline void fma_steps_2x2(const float*& a, const float*& b, std::size_t steps, float32x4_t& c00,
+                                                 float32x4_t& c01, float32x4_t& c10, float32x4_t& c11) noexcept {
+  const float* a1 = a + LDA;
+  float32x4_t u0;
+  float32x4_t u1;
+  std::uint32_t x0;
+  std::uint32_t x1;
+  std::uint32_t y0;
+  std::uint32_t y1;
+  __asm__(
+      "dls lr, %[n]\n"
+      "1:\n\t"
+      "ldrd %[x0], %[x1], [%[a0]], #8\n\t"
+      "ldrd %[y0], %[y1], [%[a1]], #8\n\t" SA_DETAIL_MVE_2X2_FMA_STEP("x0", "y0")
+          SA_DETAIL_MVE_2X2_FMA_STEP("x1", "y1") "le lr, 1b"
+      : [c00] "+w"(c00), [c01] "+w"(c01), [c10] "+w"(c10), [c11] "+w"(c11), [u0] "=&w"(u0), [u1] "=&w"(u1),
+        [x0] "=&r"(x0), [x1] "=&r"(x1), [y0] "=&r"(y0), [y1] "=&r"(y1), [a0] "+r"(a), [a1] "+r"(a1), [b] "+r"(b)
+      : [n] "r"(steps), [next] "r"(LDB * sizeof(float))
+      : "lr", "memory");
+}
+#undef SA_DETAIL_MVE_2X2_FMA_STEP
+
 // Two steps of k for a 4 x 1 block (four rows of a against one vector of b).
 #define SA_DETAIL_MVE_4X1_STEP(s0, s1, s2, s3) \
   "vldrw.u32 %q[u], [%[b]]\n\t"                \
@@ -2665,10 +2763,46 @@ template <std::size_t LDA, std::size_t LDB>
 }
 #undef SA_DETAIL_MVE_4X1_STEP
 
+// The same two steps fused (16 instructions and the loop end for 32 multiply-adds).
+#define SA_DETAIL_MVE_4X1_FMA_STEP(s0, s1, s2, s3) \
+  "vldrw.u32 %q[u], [%[b]]\n\t"                    \
+  "add %[b], %[b], %[next]\n\t"                    \
+  "vfma.f32 %q[c0], %q[u], %[" s0                  \
+  "]\n\t"                                          \
+  "vfma.f32 %q[c1], %q[u], %[" s1                  \
+  "]\n\t"                                          \
+  "vfma.f32 %q[c2], %q[u], %[" s2                  \
+  "]\n\t"                                          \
+  "vfma.f32 %q[c3], %q[u], %[" s3 "]\n\t"
+
+/// steps_4x1 with fused steps.
+template <std::size_t LDA, std::size_t LDB>
+[[gnu::always_inline]] inline void fma_steps_4x1(const float*& a, const float*& b, std::size_t steps, float32x4_t& c0,
+                                                 float32x4_t& c1, float32x4_t& c2, float32x4_t& c3) noexcept {
+  static_assert(3 * LDA * sizeof(float) < 1020, "fma_steps_4x1<LDA, LDB> requires 3 LDA floats within an LDRD offset");
+  float32x4_t u;
+  std::uint32_t x[8];
+  __asm__(
+      "dls lr, %[n]\n"
+      "1:\n\t"
+      "ldrd %[x0], %[x1], [%[a], %[o1]]\n\t"
+      "ldrd %[x2], %[x3], [%[a], %[o2]]\n\t"
+      "ldrd %[x4], %[x5], [%[a], %[o3]]\n\t"
+      "ldrd %[x6], %[x7], [%[a]], #8\n\t" SA_DETAIL_MVE_4X1_FMA_STEP("x6", "x0", "x2", "x4")
+          SA_DETAIL_MVE_4X1_FMA_STEP("x7", "x1", "x3", "x5") "le lr, 1b"
+      : [c0] "+w"(c0), [c1] "+w"(c1), [c2] "+w"(c2), [c3] "+w"(c3), [u] "=&w"(u), [x0] "=&r"(x[0]), [x1] "=&r"(x[1]),
+        [x2] "=&r"(x[2]), [x3] "=&r"(x[3]), [x4] "=&r"(x[4]), [x5] "=&r"(x[5]), [x6] "=&r"(x[6]), [x7] "=&r"(x[7]),
+        [a] "+r"(a), [b] "+r"(b)
+      : [n] "r"(steps), [next] "r"(LDB * sizeof(float)), [o1] "n"(LDA * sizeof(float)),
+        [o2] "n"(2 * LDA * sizeof(float)), [o3] "n"(3 * LDA * sizeof(float))
+      : "lr", "memory");
+}
+#undef SA_DETAIL_MVE_4X1_FMA_STEP
+
 /// out[MR x NV vectors] (+)= a[MR x K] . b[K x NV vectors], the last vector's lanes `last`
 /// (all lanes: 0xFFFF); rows LDA, LDB, LDC floats apart. The MR x NV accumulators stay in Q
 /// registers (MR NV + NV + 1 <= 8); per k, NV vector loads of b and MR scalar loads of a feed MR NV
-/// VMULs by a scalar and as many VADDs.
+/// VFMAs by a scalar (fused), or as many VMULs by a scalar and VADDs.
 template <std::size_t MR, std::size_t NV, std::size_t K, std::size_t LDA, std::size_t LDB, std::size_t LDC, bool Acc>
 [[gnu::always_inline]] inline void block_f32(const float* a, const float* b, float* out, mve_pred16_t last) noexcept {
   float32x4_t acc[MR][NV];
@@ -2686,8 +2820,12 @@ template <std::size_t MR, std::size_t NV, std::size_t K, std::size_t LDA, std::s
     if (last == 0xFFFF) {
       const float* ak = a;
       const float* bk = b;
-      if constexpr (MR == 2)
+      if constexpr (MR == 2 && fused)
+        fma_steps_2x2<LDA, LDB>(ak, bk, K / 2, acc[0][0], acc[0][1], acc[1][0], acc[1][1]);
+      else if constexpr (MR == 2)
         steps_2x2<LDA, LDB>(ak, bk, K / 2, acc[0][0], acc[0][1], acc[1][0], acc[1][1]);
+      else if constexpr (fused)
+        fma_steps_4x1<LDA, LDB>(ak, bk, K / 2, acc[0][0], acc[1][0], acc[2][0], acc[3][0]);
       else
         steps_4x1<LDA, LDB>(ak, bk, K / 2, acc[0][0], acc[1][0], acc[2][0], acc[3][0]);
       k0 = K / 2 * 2;
@@ -2702,7 +2840,10 @@ template <std::size_t MR, std::size_t NV, std::size_t K, std::size_t LDA, std::s
     _Pragma("GCC unroll 8") for (std::size_t r = 0; r < MR; ++r) {
       const float s = a[r * LDA + k];
       _Pragma("GCC unroll 4") for (std::size_t v = 0; v < NV; ++v) {
-        acc[r][v] = vaddq_f32(acc[r][v], rounded(vmulq_n_f32(bv[v], s)));
+        if constexpr (fused)
+          acc[r][v] = vfmaq_n_f32(acc[r][v], bv[v], s);  // acc + b s, rounded once
+        else
+          acc[r][v] = vaddq_f32(acc[r][v], rounded(vmulq_n_f32(bv[v], s)));
       }
     }
   }
@@ -2711,7 +2852,7 @@ template <std::size_t MR, std::size_t NV, std::size_t K, std::size_t LDA, std::s
       if (v + 1 < NV)
         vst1q_f32(out + r * LDC + 4 * v, acc[r][v]);
       else
-        vstrwq_p_f32(out + r * LDC + 4 * v, acc[r][v], last);
+        store_lanes(out + r * LDC + 4 * v, acc[r][v], last);
     }
   }
 }
@@ -2735,7 +2876,7 @@ inline bool gemm_f32(const float* a, const float* b, float* out) noexcept {
   bit_range operands;
   add_block<R, K, LDA>(a, operands);
   add_block<K, C, LDB>(b, operands);
-  if (!operands.within(-50)) return false;
+  if (!operands.within(least_operand_exponent)) return false;
   if constexpr (Acc) {
     bit_range sums;
     add_block<R, C, LDC>(out, sums);
@@ -2787,7 +2928,7 @@ inline void row_times_columns_f32(const float* x, const float* m, std::size_t n,
         acc = vaddq_f32(acc, rounded(vmulq_n_f32(vldrwq_z_f32(m + k * Stride + p, lanes), x[k])));
       }
     }
-    vstrwq_p_f32(out + p, acc, lanes);
+    store_lanes(out + p, acc, lanes);
   }
 }
 
@@ -2800,7 +2941,7 @@ inline void add_weighted_rows_f32(const float* w, const float* m, std::size_t n,
     float32x4_t acc = vldrwq_z_f32(out + k, lanes);
     for (std::size_t q = 0; q < n; ++q)
       acc = vaddq_f32(acc, rounded(vmulq_n_f32(vldrwq_z_f32(m + q * Stride + k, lanes), w[q])));
-    vstrwq_p_f32(out + k, acc, lanes);
+    store_lanes(out + k, acc, lanes);
   }
 }
 
@@ -2853,7 +2994,7 @@ inline void exp_f32(const float* in, float* out, std::size_t n) noexcept {
     const float32x4_t x = vldrwq_z_f32(in + i, lanes);
     const uint32x4_t magnitude = vandq_u32(vreinterpretq_u32_f32(x), vdupq_n_u32(0x7FFFFFFFu));
     if (vminvq_u32(0xFFFFFFFFu, vsubq_n_u32(magnitude, 1u)) >= least && vmaxvq_u32(0u, magnitude) <= most) {
-      vstrwq_p_f32(out + i, exp4(x), lanes);
+      store_lanes(out + i, exp4(x), lanes);
     } else {
       for (; i < n; ++i) out[i] = math::exp_impl(in[i]);
     }
@@ -11976,7 +12117,7 @@ consteval frame_allowances target_frame_allowances() noexcept {
 #elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP) && (__ARM_FP & 8)
   return {540, 760};  // Cortex-M7 (ARMv7E-M, double-precision FPU), -O3
 #elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP)
-  return {525, 680};  // Cortex-M4F (ARMv7E-M, single-precision FPU), -O3
+  return {558, 680};  // Cortex-M4F (ARMv7E-M, single-precision FPU), -O3
 #elif (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_8M_MAIN__)) && defined(__OPTIMIZE_SIZE__)
 #if defined(__ARM_FP)
   return {520, 52};  // Cortex-M33 (ARMv8-M Mainline, hard float), -Os

@@ -5,7 +5,9 @@
 // constant evaluator (a constexpr variable, whose agreement with torch is static_asserted), and
 // the device's output must have exactly its bits; it must also agree with PyTorch's float32
 // result (numpy's, for the math functions) within the case's tolerance. Exits 0 when every case
-// of the group is present, bit-identical and within tolerance.
+// of the group is present, bit-identical and within tolerance, and the device's float kernels
+// fuse as this checker's do (device_check: unfused, device_check_fused: fused; the line
+// `fuses <float> <double>` the device printed).
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -96,8 +98,9 @@ static_assert(group_agrees(device_cases::embedded{}), "the embedded model, const
 static_assert(group_agrees(device_cases::math{}), "the math functions, constant-evaluated, break their contract");
 static_assert(group_agrees(device_cases::gpt{}), "the tiny GPTs, constant-evaluated, differ from torch");
 
-/// What the device printed: case name -> the words of its output.
-std::map<std::string, std::vector<std::uint32_t>> parse(std::istream& in, unsigned& done) {
+/// What the device printed: case name -> the words of its output; `fuses` its kernels_fuse<float>
+/// (-1: not printed).
+std::map<std::string, std::vector<std::uint32_t>> parse(std::istream& in, unsigned& done, int& fuses) {
   std::map<std::string, std::vector<std::uint32_t>> cases;
   std::string line;
   std::string current;
@@ -112,6 +115,8 @@ std::map<std::string, std::vector<std::uint32_t>> parse(std::istream& in, unsign
       current.clear();
     } else if (first == "done") {
       words >> done;
+    } else if (first == "fuses" && current.empty()) {
+      words >> fuses;
     } else if (!current.empty()) {
       std::istringstream hex{line};
       std::string word;
@@ -191,7 +196,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   unsigned done = 0;
-  const auto device = parse(file, done);
+  int fuses = -1;
+  const auto device = parse(file, done, fuses);
+  constexpr int checker_fuses = static_attention::detail::kernels_fuse<float> ? 1 : 0;
+  if (fuses != checker_fuses) {
+    std::printf("FAIL: the device's float kernels %s, this checker's %s: check it with %s\n",
+                fuses == 1 ? "fuse" : (fuses == 0 ? "do not fuse" : "did not say whether they fuse"),
+                checker_fuses == 1 ? "do" : "do not", fuses == 1 ? "device_check_fused" : "device_check");
+    return 1;
+  }
   const std::string group_name = argv[1];
   bool ok = false;
   if (group_name == "chapter") {

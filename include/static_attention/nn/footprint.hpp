@@ -46,7 +46,7 @@ consteval frame_allowances target_frame_allowances() noexcept {
 #elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP) && (__ARM_FP & 8)
   return {540, 760};  // Cortex-M7 (ARMv7E-M, double-precision FPU), -O3
 #elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP)
-  return {525, 680};  // Cortex-M4F (ARMv7E-M, single-precision FPU), -O3
+  return {558, 680};  // Cortex-M4F (ARMv7E-M, single-precision FPU), -O3
 #elif (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_8M_MAIN__)) && defined(__OPTIMIZE_SIZE__)
 #if defined(__ARM_FP)
   return {520, 52};  // Cortex-M33 (ARMv8-M Mainline, hard float), -Os

@@ -3,7 +3,8 @@
 //   case <name> <count>
 //   <count> words of 8 hex digits, eight a line
 //   end <name>
-// then `done <cases>`. check.cpp compares them with the constant evaluator's. The arguments are
+// then `fuses <float> <double>` (1 where the build's matrix kernels fuse that type,
+// kernels_fuse) and `done <cases>`. check.cpp compares them with the constant evaluator's. The arguments are
 // read through a volatile pointer, so the compiler cannot fold the computation into constants.
 #pragma once
 
@@ -32,6 +33,8 @@ void run_case() {
 template <class... Cases>
 int run_group(device_cases::group<Cases...>) {
   (run_case<Cases>(), ...);
+  std::printf("fuses %d %d\n", static_attention::detail::kernels_fuse<float> ? 1 : 0,
+              static_attention::detail::kernels_fuse<double> ? 1 : 0);
   std::printf("done %u\n", static_cast<unsigned>(sizeof...(Cases)));
   return 0;
 }

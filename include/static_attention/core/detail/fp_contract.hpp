@@ -11,10 +11,19 @@
 //     them), so each product passes through an empty asm statement: the compiler must round the
 //     product to a register before the add sees it. The statement emits no instruction.
 //   - a fused multiply-add, rounded once (kernel_multiply_add where kernels_fuse<T>): the matrix
-//     kernels of builds whose target has FMA instructions for T (x86 with __FMA__, AArch64), unless
-//     STATIC_ATTENTION_UNFUSED_KERNELS is defined. At run time an explicit FMA instruction (never
-//     left to contraction, so -ffp-contract=off, -O0 and -ffp-contract=fast all give it); in
-//     constant evaluation the exact emulation of exact_fma.hpp (matmul_kernel.hpp).
+//     kernels of builds whose target has FMA instructions for T (x86 with __FMA__, AArch64, 32-bit
+//     Arm whose FPU fuses T: float with FPv4-SP and FPv5, the Cortex-M4F, M7, M33, M55; double
+//     with a double-precision FPv5, the M7 and M55), unless STATIC_ATTENTION_UNFUSED_KERNELS is
+//     defined. At run time an explicit FMA instruction (never left to contraction, so
+//     -ffp-contract=off, -O0 and -ffp-contract=fast all give it); in constant evaluation the exact
+//     emulation of exact_fma.hpp (matmul_kernel.hpp).
+//
+// STATIC_ATTENTION_DETAIL_KERNELS_FUSE (internal: the device tests' host checker, not for users)
+// makes kernels_fuse<T> true for the types its bits name, in __ARM_FP's encoding (4: float, 8:
+// double; 12: both), whatever the target: a host build then constant-evaluates what a board with
+// that FPU computes (tests/device: device_check_fused). At run time such a build's fused steps
+// are __builtin_fmaf / __builtin_fma, a call to the C library's fmaf / fma where the host has no
+// FMA instruction: correctly rounded, so still the constant evaluator's bits, only slower.
 //
 // STATIC_ATTENTION_FAST_FMA, defined before the first include, lets the rounded products fuse
 // wherever the compiler likes (the matrix kernels that do not fuse, and the element-wise and
@@ -41,22 +50,44 @@
 #define SA_DETAIL_FMA_X86 1
 #endif
 
+// 32-bit Arm with a VFP that fuses (VFMA, VFMS), with GCC: float with FPv4-SP and later, double
+// with a double-precision FPv5. Not the Cortex-M3 (no FPU), nor the M4F's and M33's double
+// (software). Not Clang: for arm-none-eabi it takes fma to set errno, so __builtin_fmaf becomes a
+// call to fmaf unless -fno-math-errno (checked with Clang 16).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__arm__) && defined(__ARM_FEATURE_FMA) && defined(__ARM_FP) && \
+    (__ARM_FP & 4)
+#define SA_DETAIL_FMA_ARM_FLOAT 1
+#if (__ARM_FP & 8)
+#define SA_DETAIL_FMA_ARM_DOUBLE 1
+#endif
+#endif
+
 namespace static_attention::detail {
 
 /// True when the run-time matrix kernels for T fuse each multiply-add into one FMA instruction
 /// (and the constant evaluator computes the same FMA): by default on every target with FMA
 /// instructions for T (x86 with FMA: -mfma, -march=x86-64-v3, -march=native on Haswell, Zen and
-/// later; AArch64), with GCC or Clang. Builds that define STATIC_ATTENTION_UNFUSED_KERNELS before
-/// the first include, and targets without FMA (x86-64 baseline, -mno-fma, 32-bit Arm), round each
-/// product on its own at both times: the arithmetic of the torch and numpy references whose
-/// printed digits the book's tests reproduce (a fused build changes the last digit of a few).
-/// Either way run time gives the constant evaluator's bits; fused is faster on Intel, whose cores
-/// issue a multiply and an add as two operations where an FMA is one.
+/// later; AArch64; 32-bit Arm with GCC: float on the Cortex-M4F, M7, M33 and M55, double on the
+/// M7 and M55), with GCC or Clang. Builds that define STATIC_ATTENTION_UNFUSED_KERNELS before
+/// the first include, and targets without FMA for T (x86-64 baseline, -mno-fma, the Cortex-M3,
+/// the M4F's and M33's software double), round each product on its own at both times: the
+/// arithmetic of the torch and numpy references whose printed digits the book's tests reproduce
+/// (a fused build changes the last digit of a few). Either way run time gives the constant
+/// evaluator's bits; fused is faster on Intel, whose cores issue a multiply and an add as two
+/// operations where an FMA is one, and on the Cortex-M, where it is one instruction instead of two.
 template <class T>
 inline constexpr bool kernels_fuse =
-#if !defined(STATIC_ATTENTION_UNFUSED_KERNELS) && \
-    (defined(SA_DETAIL_FMA_X86) || (defined(__GNUC__) && defined(__aarch64__)))
+#if defined(STATIC_ATTENTION_UNFUSED_KERNELS)
+    false;
+#elif defined(STATIC_ATTENTION_DETAIL_KERNELS_FUSE)
+    (std::is_same_v<T, float> && (STATIC_ATTENTION_DETAIL_KERNELS_FUSE & 4) != 0) ||
+    (std::is_same_v<T, double> && (STATIC_ATTENTION_DETAIL_KERNELS_FUSE & 8) != 0);
+#elif defined(SA_DETAIL_FMA_X86) || (defined(__GNUC__) && defined(__aarch64__))
     std::is_same_v<T, float> || std::is_same_v<T, double>;
+#elif defined(SA_DETAIL_FMA_ARM_DOUBLE)
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+#elif defined(SA_DETAIL_FMA_ARM_FLOAT)
+    std::is_same_v<T, float>;
 #else
     false;
 #endif
@@ -164,7 +195,7 @@ template <class E, class T, class S>
     else
 #endif
     {
-      // Other widths and targets: lane by lane (AArch64 and Arm: one fmla / vfma).
+      // Other widths and targets: lane by lane (AArch64: one fmla a vector).
       acc = fma_lanes<E>(av, b, acc, std::make_index_sequence<sizeof(T) / sizeof(E)>{});
     }
 #endif
@@ -194,3 +225,5 @@ template <class T>
 }  // namespace static_attention::detail
 
 #undef SA_DETAIL_FMA_X86
+#undef SA_DETAIL_FMA_ARM_FLOAT
+#undef SA_DETAIL_FMA_ARM_DOUBLE
