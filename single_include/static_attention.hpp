@@ -3751,6 +3751,67 @@ template <class T, std::size_t N, std::size_t used, class V, std::size_t... L>
   }
 }
 
+// Else, with AVX, floats two or more rows to a 16-byte chunk of the vector (N <= 2), when each
+// chunk's elements of a column of a lie within four consecutive floats (the chapter's 6x3.3x2:
+// rows i and i + 1 need a[3i + k] and a[3i + 3 + k]): each chunk is one 16-byte load of a and
+// each k's column one in-chunk permute (vpermilps), where the blends take a load a row.
+template <class T, std::size_t G, std::size_t N, std::size_t K, std::size_t LDA, std::size_t W>
+inline constexpr bool narrow_by_chunks = [] {
+  if constexpr (!std::is_same_v<T, float> || native_bytes < 32 || narrow_by_shuffles<T, G, K, LDA, W>) {
+    return false;
+  } else {
+    if (LDA != K || N > 2 || G * K < 4 || (W != 4 && W != 8) || G * N > W) return false;
+    constexpr std::size_t rows_per_chunk = 4 / N;
+    for (std::size_t first = 0; first < G; first += rows_per_chunk) {
+      const std::size_t last = (first + rows_per_chunk < G ? first + rows_per_chunk : G) - 1;
+      if ((last - first) * K + 1 > 4) return false;
+    }
+    return true;
+  }
+}();
+
+// Where chunk c of narrow_by_chunks loads its four floats of a for column k: at its first row's
+// element, or earlier where that would read past the block's G K elements.
+template <std::size_t G, std::size_t N, std::size_t K, std::size_t k>
+constexpr std::size_t chunk_offset(std::size_t c) noexcept {
+  const std::size_t first = c * (4 / N) * K + k;
+  return first < G * K - 4 ? first : G * K - 4;
+}
+
+// Lane L: a[(L / N) K + k] (rows past G repeat a loaded element), from one 16-byte load a chunk.
+template <class T, std::size_t G, std::size_t N, std::size_t K, std::size_t k, class V, std::size_t... L>
+[[gnu::always_inline]] inline V column_by_chunks(const T* a, std::index_sequence<L...>) noexcept {
+  constexpr std::size_t W = sizeof...(L);
+  using Q = vec<T, 4>;
+  Q q0;
+  __builtin_memcpy(&q0, a + chunk_offset<G, N, K, k>(0), sizeof(Q));
+  V s;
+  if constexpr (W == 4) {
+    s = q0;
+  } else {
+    static_assert(W == 8, "narrow_by_chunks: 4 or 8 float lanes");
+    Q q1;
+    __builtin_memcpy(&q1, a + chunk_offset<G, N, K, k>(G * N > 4 ? 1 : 0), sizeof(Q));
+    s = __builtin_shufflevector(q0, q1, 0, 1, 2, 3, 4, 5, 6, 7);
+  }
+  constexpr auto lane = [](std::size_t l) {
+    const std::size_t c = l / 4;
+    const std::size_t row = l / N;
+    return row >= G ? c * 4 : c * 4 + (row * K + k - chunk_offset<G, N, K, k>(c));
+  };
+  return __builtin_shufflevector(s, s, lane(L)...);
+}
+
+template <class T, std::size_t G, std::size_t K, std::size_t N, std::size_t LDB, std::size_t used, class V,
+          std::size_t... L, std::size_t... Ks>
+[[gnu::always_inline]] inline void chunk_steps(V& acc, const T* a, const T* b, std::index_sequence<L...> lanes,
+                                               std::index_sequence<Ks...>) noexcept {
+  // k = 0, 1, ... in order
+  ((kernel_multiply_add<T>(acc, column_by_chunks<T, G, N, K, Ks, V>(a, lanes),
+                           row_across<T, N, used, V>(b + Ks * LDB, lanes))),
+   ...);
+}
+
 // One k of the small-block form: acc[g] += column k of a's block g (lane L: row L / N) times b's
 // row k across the lanes.
 template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, std::size_t LDB, std::size_t k, class V,
@@ -3794,6 +3855,10 @@ template <class T, std::size_t G, std::size_t NG, std::size_t K, std::size_t N, 
       __builtin_memcpy(&hi[g], a + g * G * LDA + (G * K - W), sizeof(V));
     }
     narrow_steps<T, G, NG, K, N, LDB>(acc, lo, hi, b, lanes, std::make_index_sequence<K>{});
+  } else if constexpr (narrow_by_chunks<T, G, N, K, LDA, W>) {
+    STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t g = 0; g < NG; ++g) {
+      chunk_steps<T, G, K, N, LDB, used>(acc[g], a + g * G * LDA, b, lanes, std::make_index_sequence<K>{});
+    }
   } else if constexpr (narrow_by_blends<T, G, K, LDA, W>) {
     STATIC_ATTENTION_DETAIL_UNROLL for (std::size_t k = 0; k < K; ++k) {
       const V bv = row_across<T, N, used, V>(b + k * LDB, lanes);
