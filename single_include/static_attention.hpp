@@ -3751,16 +3751,18 @@ template <class T, std::size_t N, std::size_t used, class V, std::size_t... L>
   }
 }
 
-// Else, with AVX, floats two or more rows to a 16-byte chunk of the vector (N <= 2), when each
-// chunk's elements of a column of a lie within four consecutive floats (the chapter's 6x3.3x2:
-// rows i and i + 1 need a[3i + k] and a[3i + 3 + k]): each chunk is one 16-byte load of a and
-// each k's column one in-chunk permute (vpermilps), where the blends take a load a row.
+// Else, with AVX, two or more rows to a chunk of four lanes (N <= 2), when each chunk's elements
+// of a column of a lie within four consecutive elements (the chapter's 6x3.3x2: rows i and
+// i + 1 need a[3i + k] and a[3i + 3 + k]): each chunk is one load of four elements of a and each
+// k's column one permute, where the blends take a load a row. Floats: 16-byte chunks, the
+// permute within 128-bit lanes (vpermilps); doubles: one 32-byte chunk, a vpermpd.
 template <class T, std::size_t G, std::size_t N, std::size_t K, std::size_t LDA, std::size_t W>
 inline constexpr bool narrow_by_chunks = [] {
-  if constexpr (!std::is_same_v<T, float> || native_bytes < 32 || narrow_by_shuffles<T, G, K, LDA, W>) {
+  if constexpr (!std::is_floating_point_v<T> || native_bytes < 32 || narrow_by_shuffles<T, G, K, LDA, W>) {
     return false;
   } else {
-    if (LDA != K || N > 2 || G * K < 4 || (W != 4 && W != 8) || G * N > W) return false;
+    if (LDA != K || N > 2 || G * K < 4 || G * N > W) return false;
+    if (std::is_same_v<T, float> ? W != 4 && W != 8 : !std::is_same_v<T, double> || W != 4) return false;
     constexpr std::size_t rows_per_chunk = 4 / N;
     for (std::size_t first = 0; first < G; first += rows_per_chunk) {
       const std::size_t last = (first + rows_per_chunk < G ? first + rows_per_chunk : G) - 1;
@@ -3770,7 +3772,7 @@ inline constexpr bool narrow_by_chunks = [] {
   }
 }();
 
-// Where chunk c of narrow_by_chunks loads its four floats of a for column k: at its first row's
+// Where chunk c of narrow_by_chunks loads its four elements of a for column k: at its first row's
 // element, or earlier where that would read past the block's G K elements.
 template <std::size_t G, std::size_t N, std::size_t K, std::size_t k>
 constexpr std::size_t chunk_offset(std::size_t c) noexcept {
@@ -3778,7 +3780,8 @@ constexpr std::size_t chunk_offset(std::size_t c) noexcept {
   return first < G * K - 4 ? first : G * K - 4;
 }
 
-// Lane L: a[(L / N) K + k] (rows past G repeat a loaded element), from one 16-byte load a chunk.
+// Lane L: a[(L / N) K + k] (rows past G repeat a loaded element), from one load of four elements
+// a chunk.
 template <class T, std::size_t G, std::size_t N, std::size_t K, std::size_t k, class V, std::size_t... L>
 [[gnu::always_inline]] inline V column_by_chunks(const T* a, std::index_sequence<L...>) noexcept {
   constexpr std::size_t W = sizeof...(L);
@@ -3789,7 +3792,7 @@ template <class T, std::size_t G, std::size_t N, std::size_t K, std::size_t k, c
   if constexpr (W == 4) {
     s = q0;
   } else {
-    static_assert(W == 8, "narrow_by_chunks: 4 or 8 float lanes");
+    static_assert(W == 8, "narrow_by_chunks: one or two chunks of four lanes");
     Q q1;
     __builtin_memcpy(&q1, a + chunk_offset<G, N, K, k>(G * N > 4 ? 1 : 0), sizeof(Q));
     s = __builtin_shufflevector(q0, q1, 0, 1, 2, 3, 4, 5, 6, 7);

@@ -6,10 +6,10 @@
 
 #include <doctest/doctest.h>
 
-#include <array>
 #include <algorithm>
-#include <charconv>
+#include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -133,9 +133,9 @@ inline split_text split_numbers(std::string_view s) {
       continue;
     }
     std::size_t j = i + 1;
-    while (j < s.size() && ((s[j] >= '0' && s[j] <= '9') || s[j] == '.' ||
-                            ((s[j] == 'e' || s[j] == 'E') && j + 1 < s.size()) ||
-                            ((s[j] == '-' || s[j] == '+') && (s[j - 1] == 'e' || s[j - 1] == 'E'))))
+    while (j < s.size() &&
+           ((s[j] >= '0' && s[j] <= '9') || s[j] == '.' || ((s[j] == 'e' || s[j] == 'E') && j + 1 < s.size()) ||
+            ((s[j] == '-' || s[j] == '+') && (s[j - 1] == 'e' || s[j - 1] == 'E'))))
       ++j;
     out.words.push_back(word);
     word.clear();
