@@ -261,7 +261,7 @@ inline constexpr bool narrow_by_chunks = [] {
   if constexpr (!std::is_floating_point_v<T> || native_bytes < 32 || narrow_by_shuffles<T, G, K, LDA, W>) {
     return false;
   } else {
-    if (LDA != K || N > 2 || G * K < 4 || G * N > W) return false;
+    if (LDA != K || N > 2 || G < 2 || K > 16 || G * K < 4 || G * N > W) return false;
     if (std::is_same_v<T, float> ? W != 4 && W != 8 : !std::is_same_v<T, double> || W != 4) return false;
     constexpr std::size_t rows_per_chunk = 4 / N;
     for (std::size_t first = 0; first < G; first += rows_per_chunk) {
