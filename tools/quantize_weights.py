@@ -309,7 +309,7 @@ def write_header(out, qs, d_in, d_out, heads, context, namespace, name, sources)
         out.write(doc)
         out.write(f"inline constexpr {t} {name}{unfused};\n\n")
     else:
-        out.write(f"// The calibration's float sums moved a scale: as unfused and as fused matrix kernels compute them.\n")
+        out.write("// The calibration's float sums moved a scale: as unfused and as fused matrix kernels compute them.\n")
         out.write(f"namespace {name}_arithmetic {{\n")
         out.write(f"inline constexpr {t} unfused{unfused};\n")
         out.write(f"inline constexpr {t} fused{fused};\n")

@@ -24,15 +24,10 @@ struct agreement {
   constexpr bool all() const { return simplified && self_attention && causal && mha; }
 };
 
-// x, through a function the constant evaluator cannot call: Clang's code generation tries to
-// constant-evaluate a function's const locals and its return value, which for the large cases
-// would run the whole attention in the compiler (30 s and more a case).
-template <class X>
-const X& opaque(const X& x) noexcept {
-  return x;
-}
-
-// at_run_time: the inputs are opaque, so only the run time computes the case.
+// at_run_time: the inputs are opaque (sa_test::opaque), so only the run time computes the case:
+// Clang's code generation tries to constant-evaluate a function's const locals and its return
+// value, which for the large cases would run the whole attention in the compiler (30 s and more
+// a case).
 template <class Case, class T, bool at_run_time = false>
 constexpr agreement agrees_with_torch() {
   constexpr std::size_t B = Case::batch, N = Case::tokens, d_in = Case::d_in, d_out = Case::d_out;
@@ -45,7 +40,7 @@ constexpr agreement agrees_with_torch() {
       return f64;
   };
   const auto x_value = to_tensor<T, B, N, d_in>(Case::x);
-  const auto x = at_run_time ? opaque(x_value) : x_value;
+  const auto x = at_run_time ? sa_test::opaque(x_value) : x_value;
   const auto wq = to_matrix<T, d_out, d_in>(Case::wq);
   const auto wk = to_matrix<T, d_out, d_in>(Case::wk);
   const auto wv = to_matrix<T, d_out, d_in>(Case::wv);

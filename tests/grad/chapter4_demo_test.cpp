@@ -115,7 +115,8 @@ TEST_CASE("chapter 4 demo: gradient means as the notebook prints them, within 1e
                    check_against_notebook(shortcut, read_lines("ch04_c057.txt"), 1e-6);
   // torch 1.13 (the reference) and the notebook's torch 2.10 differ by one float ulp in three
   // means (layers 0 without shortcuts, 0 and 1 with); the other seven print the notebook's text.
-  // Where the kernels fuse (x86 with FMA, AArch64) one more mean moves by a float ulp: 6 of 10.
+  // Where the kernels fuse (kernels_fuse: x86 with FMA, AArch64) one more mean moves by a float
+  // ulp: 6 of 10.
   MESSAGE(same, " of 10 lines are the notebook's, character for character");
   CHECK(same >= (sa::detail::kernels_fuse<float> ? 6 : 7));
 }

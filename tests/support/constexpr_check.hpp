@@ -24,13 +24,15 @@
 // presets they are const objects computed at start-up: SA_OPAQUE hides x behind a function that
 // is not constexpr, so the initialiser is no constant expression and the compiler does not
 // evaluate it (it would, to try constant initialisation).
-#ifdef SA_RUNTIME_CHECKS_ONLY
 namespace sa_test {
+/// x, through a function the constant evaluator cannot call: what it computes is left to the
+/// run time (compilers also try to constant-evaluate const locals and return values).
 template <class T>
 const T& opaque(const T& x) noexcept {
   return x;
 }
 }  // namespace sa_test
+#ifdef SA_RUNTIME_CHECKS_ONLY
 #define SA_CONSTEXPR_OR_CONST const
 #define SA_OPAQUE(...) ::sa_test::opaque(__VA_ARGS__)
 #else

@@ -82,9 +82,7 @@ inline constexpr bool kernels_fuse =
 #elif defined(STATIC_ATTENTION_DETAIL_KERNELS_FUSE)
     (std::is_same_v<T, float> && (STATIC_ATTENTION_DETAIL_KERNELS_FUSE & 4) != 0) ||
     (std::is_same_v<T, double> && (STATIC_ATTENTION_DETAIL_KERNELS_FUSE & 8) != 0);
-#elif defined(SA_DETAIL_FMA_X86) || (defined(__GNUC__) && defined(__aarch64__))
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
-#elif defined(SA_DETAIL_FMA_ARM_DOUBLE)
+#elif defined(SA_DETAIL_FMA_X86) || (defined(__GNUC__) && defined(__aarch64__)) || defined(SA_DETAIL_FMA_ARM_DOUBLE)
     std::is_same_v<T, float> || std::is_same_v<T, double>;
 #elif defined(SA_DETAIL_FMA_ARM_FLOAT)
     std::is_same_v<T, float>;

@@ -109,173 +109,103 @@ template <std::size_t Rows, std::size_t Cols, std::size_t LD>
   }
 }
 
+// One multiply-add of the steps below, c += u s (u a Q register, s a core register holding a
+// float), in the build's kernel arithmetic: one VFMA, rounded once (fused), or the product
+// rounded into the Q register t, then added (VMUL, VADD).
+// clang-format off
+#define SA_DETAIL_MVE_FMA(c, u, s) "vfma.f32 %q[" c "], %q[" u "], %[" s "]\n\t"
+#define SA_DETAIL_MVE_MUL_ADD(c, u, s) \
+  "vmul.f32 %q[t], %q[" u "], %[" s "]\n\t" \
+  "vadd.f32 %q[" c "], %q[" c "], %q[t]\n\t"
+
 // Two steps of k for a 2 x 2 block (rows a0, a1; b's vectors at b and b + 16 bytes, the next
-// row of b `next` bytes on): per step two vector loads of b, then each of the four products
-// (VMUL by a scalar of a, loaded two at a time by LDRD) rounded into a Q register of its own and
-// added (VADD). 23 instructions and the loop end for 32 multiply-adds.
-#define SA_DETAIL_MVE_2X2_STEP(s0, s1)   \
-  "vldrw.u32 %q[u0], [%[b]]\n\t"         \
-  "vldrw.u32 %q[u1], [%[b], #16]\n\t"    \
-  "add %[b], %[b], %[next]\n\t"          \
-  "vmul.f32 %q[t], %q[u0], %[" s0        \
-  "]\n\t"                                \
-  "vadd.f32 %q[c00], %q[c00], %q[t]\n\t" \
-  "vmul.f32 %q[t], %q[u1], %[" s0        \
-  "]\n\t"                                \
-  "vadd.f32 %q[c01], %q[c01], %q[t]\n\t" \
-  "vmul.f32 %q[t], %q[u0], %[" s1        \
-  "]\n\t"                                \
-  "vadd.f32 %q[c10], %q[c10], %q[t]\n\t" \
-  "vmul.f32 %q[t], %q[u1], %[" s1        \
-  "]\n\t"                                \
-  "vadd.f32 %q[c11], %q[c11], %q[t]\n\t"
+// row of b `next` bytes on): per step two vector loads of b, then the four multiply-adds by a
+// scalar of a (loaded two at a time by LDRD). 23 instructions and the loop end for 32
+// multiply-adds unfused, 16 fused.
+#define SA_DETAIL_MVE_2X2_STEP(mac, s0, s1) \
+  "vldrw.u32 %q[u0], [%[b]]\n\t" \
+  "vldrw.u32 %q[u1], [%[b], #16]\n\t" \
+  "add %[b], %[b], %[next]\n\t" \
+  mac("c00", "u0", s0) mac("c01", "u1", s0) mac("c10", "u0", s1) mac("c11", "u1", s1)
+#define SA_DETAIL_MVE_2X2_LOOP(mac) \
+  "dls lr, %[n]\n" \
+  "1:\n\t" \
+  "ldrd %[x0], %[x1], [%[a0]], #8\n\t" \
+  "ldrd %[y0], %[y1], [%[a1]], #8\n\t" \
+  SA_DETAIL_MVE_2X2_STEP(mac, "x0", "y0") SA_DETAIL_MVE_2X2_STEP(mac, "x1", "y1") \
+  "le lr, 1b" \
+  : [c00] "+w"(c00), [c01] "+w"(c01), [c10] "+w"(c10), [c11] "+w"(c11), [u0] "=&w"(u0), [u1] "=&w"(u1), \
+    [t] "=&w"(t), [x0] "=&r"(x0), [x1] "=&r"(x1), [y0] "=&r"(y0), [y1] "=&r"(y1), [a0] "+r"(a), [a1] "+r"(a1), \
+    [b] "+r"(b) \
+  : [n] "r"(steps), [next] "r"(LDB * sizeof(float)) \
+  : "lr", "memory"
+// clang-format on
 
 /// The first 2 Steps values of k of a 2 x 2 block: c_rv += a_r[k] b[k][vector v], in order of k
-/// (rows of a LDA floats apart, of b LDB). Assembly: GCC 12, given the loop in intrinsics,
-/// keeps pointers in spare registers and moves them each turn. The loop counter is LR (DLS and
-/// LE, Armv8.1-M's low-overhead loop).
+/// (rows of a LDA floats apart, of b LDB), fused where the kernels fuse. Assembly: GCC 12, given
+/// the loop in intrinsics, keeps pointers in spare registers and moves them each turn. The loop
+/// counter is LR (DLS and LE, Armv8.1-M's low-overhead loop).
 template <std::size_t LDA, std::size_t LDB>
 [[gnu::always_inline]] inline void steps_2x2(const float*& a, const float*& b, std::size_t steps, float32x4_t& c00,
                                              float32x4_t& c01, float32x4_t& c10, float32x4_t& c11) noexcept {
   const float* a1 = a + LDA;
   float32x4_t u0;
   float32x4_t u1;
-  float32x4_t t;
+  float32x4_t t;  // the unfused product
   std::uint32_t x0;
   std::uint32_t x1;
   std::uint32_t y0;
   std::uint32_t y1;
-  __asm__(
-      "dls lr, %[n]\n"
-      "1:\n\t"
-      "ldrd %[x0], %[x1], [%[a0]], #8\n\t"
-      "ldrd %[y0], %[y1], [%[a1]], #8\n\t" SA_DETAIL_MVE_2X2_STEP("x0", "y0")
-          SA_DETAIL_MVE_2X2_STEP("x1", "y1") "le lr, 1b"
-      : [c00] "+w"(c00), [c01] "+w"(c01), [c10] "+w"(c10), [c11] "+w"(c11), [u0] "=&w"(u0), [u1] "=&w"(u1),
-        [t] "=&w"(t), [x0] "=&r"(x0), [x1] "=&r"(x1), [y0] "=&r"(y0), [y1] "=&r"(y1), [a0] "+r"(a), [a1] "+r"(a1),
-        [b] "+r"(b)
-      : [n] "r"(steps), [next] "r"(LDB * sizeof(float))
-      : "lr", "memory");
+  if constexpr (fused)
+    __asm__(SA_DETAIL_MVE_2X2_LOOP(SA_DETAIL_MVE_FMA));
+  else
+    __asm__(SA_DETAIL_MVE_2X2_LOOP(SA_DETAIL_MVE_MUL_ADD));
 }
+#undef SA_DETAIL_MVE_2X2_LOOP
 #undef SA_DETAIL_MVE_2X2_STEP
 
-// The same two steps fused: c += u s as one VFMA (vector by scalar), rounded once. 16
-// instructions and the loop end for 32 multiply-adds.
-#define SA_DETAIL_MVE_2X2_FMA_STEP(s0, s1) \
-  "vldrw.u32 %q[u0], [%[b]]\n\t"           \
-  "vldrw.u32 %q[u1], [%[b], #16]\n\t"      \
-  "add %[b], %[b], %[next]\n\t"            \
-  "vfma.f32 %q[c00], %q[u0], %[" s0        \
-  "]\n\t"                                  \
-  "vfma.f32 %q[c01], %q[u1], %[" s0        \
-  "]\n\t"                                  \
-  "vfma.f32 %q[c10], %q[u0], %[" s1        \
-  "]\n\t"                                  \
-  "vfma.f32 %q[c11], %q[u1], %[" s1 "]\n\t"
-
-/// steps_2x2 with fused steps.
-template <std::size_t LDA, std::size_t LDB>
-[[gnu::always_inline]] inline void fma_steps_2x2(const float*& a, const float*& b, std::size_t steps, float32x4_t& c00,
-                                                 float32x4_t& c01, float32x4_t& c10, float32x4_t& c11) noexcept {
-  const float* a1 = a + LDA;
-  float32x4_t u0;
-  float32x4_t u1;
-  std::uint32_t x0;
-  std::uint32_t x1;
-  std::uint32_t y0;
-  std::uint32_t y1;
-  __asm__(
-      "dls lr, %[n]\n"
-      "1:\n\t"
-      "ldrd %[x0], %[x1], [%[a0]], #8\n\t"
-      "ldrd %[y0], %[y1], [%[a1]], #8\n\t" SA_DETAIL_MVE_2X2_FMA_STEP("x0", "y0")
-          SA_DETAIL_MVE_2X2_FMA_STEP("x1", "y1") "le lr, 1b"
-      : [c00] "+w"(c00), [c01] "+w"(c01), [c10] "+w"(c10), [c11] "+w"(c11), [u0] "=&w"(u0), [u1] "=&w"(u1),
-        [x0] "=&r"(x0), [x1] "=&r"(x1), [y0] "=&r"(y0), [y1] "=&r"(y1), [a0] "+r"(a), [a1] "+r"(a1), [b] "+r"(b)
-      : [n] "r"(steps), [next] "r"(LDB * sizeof(float))
-      : "lr", "memory");
-}
-#undef SA_DETAIL_MVE_2X2_FMA_STEP
-
 // Two steps of k for a 4 x 1 block (four rows of a against one vector of b).
-#define SA_DETAIL_MVE_4X1_STEP(s0, s1, s2, s3) \
-  "vldrw.u32 %q[u], [%[b]]\n\t"                \
-  "add %[b], %[b], %[next]\n\t"                \
-  "vmul.f32 %q[t], %q[u], %[" s0               \
-  "]\n\t"                                      \
-  "vadd.f32 %q[c0], %q[c0], %q[t]\n\t"         \
-  "vmul.f32 %q[t], %q[u], %[" s1               \
-  "]\n\t"                                      \
-  "vadd.f32 %q[c1], %q[c1], %q[t]\n\t"         \
-  "vmul.f32 %q[t], %q[u], %[" s2               \
-  "]\n\t"                                      \
-  "vadd.f32 %q[c2], %q[c2], %q[t]\n\t"         \
-  "vmul.f32 %q[t], %q[u], %[" s3               \
-  "]\n\t"                                      \
-  "vadd.f32 %q[c3], %q[c3], %q[t]\n\t"
+// clang-format off
+#define SA_DETAIL_MVE_4X1_STEP(mac, s0, s1, s2, s3) \
+  "vldrw.u32 %q[u], [%[b]]\n\t" \
+  "add %[b], %[b], %[next]\n\t" \
+  mac("c0", "u", s0) mac("c1", "u", s1) mac("c2", "u", s2) mac("c3", "u", s3)
+#define SA_DETAIL_MVE_4X1_LOOP(mac) \
+  "dls lr, %[n]\n" \
+  "1:\n\t" \
+  "ldrd %[x0], %[x1], [%[a], %[o1]]\n\t" \
+  "ldrd %[x2], %[x3], [%[a], %[o2]]\n\t" \
+  "ldrd %[x4], %[x5], [%[a], %[o3]]\n\t" \
+  "ldrd %[x6], %[x7], [%[a]], #8\n\t" \
+  SA_DETAIL_MVE_4X1_STEP(mac, "x6", "x0", "x2", "x4") SA_DETAIL_MVE_4X1_STEP(mac, "x7", "x1", "x3", "x5") \
+  "le lr, 1b" \
+  : [c0] "+w"(c0), [c1] "+w"(c1), [c2] "+w"(c2), [c3] "+w"(c3), [u] "=&w"(u), [t] "=&w"(t), [x0] "=&r"(x[0]), \
+    [x1] "=&r"(x[1]), [x2] "=&r"(x[2]), [x3] "=&r"(x[3]), [x4] "=&r"(x[4]), [x5] "=&r"(x[5]), [x6] "=&r"(x[6]), \
+    [x7] "=&r"(x[7]), [a] "+r"(a), [b] "+r"(b) \
+  : [n] "r"(steps), [next] "r"(LDB * sizeof(float)), [o1] "n"(LDA * sizeof(float)), \
+    [o2] "n"(2 * LDA * sizeof(float)), [o3] "n"(3 * LDA * sizeof(float)) \
+  : "lr", "memory"
+// clang-format on
 
 /// The first 2 Steps values of k of a 4 x 1 block, as steps_2x2 (25 instructions and the loop
-/// end for 32 multiply-adds). Rows 1 to 3 of a are LDA floats apart, reached by offsets (LDRD's
-/// immediate: 3 LDA floats < 1020 bytes).
+/// end for 32 multiply-adds unfused, 16 fused). Rows 1 to 3 of a are LDA floats apart, reached
+/// by offsets (LDRD's immediate: 3 LDA floats < 1020 bytes).
 template <std::size_t LDA, std::size_t LDB>
 [[gnu::always_inline]] inline void steps_4x1(const float*& a, const float*& b, std::size_t steps, float32x4_t& c0,
                                              float32x4_t& c1, float32x4_t& c2, float32x4_t& c3) noexcept {
   static_assert(3 * LDA * sizeof(float) < 1020, "steps_4x1<LDA, LDB> requires 3 LDA floats within an LDRD offset");
   float32x4_t u;
-  float32x4_t t;
+  float32x4_t t;  // the unfused product
   std::uint32_t x[8];
-  __asm__(
-      "dls lr, %[n]\n"
-      "1:\n\t"
-      "ldrd %[x0], %[x1], [%[a], %[o1]]\n\t"
-      "ldrd %[x2], %[x3], [%[a], %[o2]]\n\t"
-      "ldrd %[x4], %[x5], [%[a], %[o3]]\n\t"
-      "ldrd %[x6], %[x7], [%[a]], #8\n\t" SA_DETAIL_MVE_4X1_STEP("x6", "x0", "x2", "x4")
-          SA_DETAIL_MVE_4X1_STEP("x7", "x1", "x3", "x5") "le lr, 1b"
-      : [c0] "+w"(c0), [c1] "+w"(c1), [c2] "+w"(c2), [c3] "+w"(c3), [u] "=&w"(u), [t] "=&w"(t), [x0] "=&r"(x[0]),
-        [x1] "=&r"(x[1]), [x2] "=&r"(x[2]), [x3] "=&r"(x[3]), [x4] "=&r"(x[4]), [x5] "=&r"(x[5]), [x6] "=&r"(x[6]),
-        [x7] "=&r"(x[7]), [a] "+r"(a), [b] "+r"(b)
-      : [n] "r"(steps), [next] "r"(LDB * sizeof(float)), [o1] "n"(LDA * sizeof(float)),
-        [o2] "n"(2 * LDA * sizeof(float)), [o3] "n"(3 * LDA * sizeof(float))
-      : "lr", "memory");
+  if constexpr (fused)
+    __asm__(SA_DETAIL_MVE_4X1_LOOP(SA_DETAIL_MVE_FMA));
+  else
+    __asm__(SA_DETAIL_MVE_4X1_LOOP(SA_DETAIL_MVE_MUL_ADD));
 }
+#undef SA_DETAIL_MVE_4X1_LOOP
 #undef SA_DETAIL_MVE_4X1_STEP
-
-// The same two steps fused (16 instructions and the loop end for 32 multiply-adds).
-#define SA_DETAIL_MVE_4X1_FMA_STEP(s0, s1, s2, s3) \
-  "vldrw.u32 %q[u], [%[b]]\n\t"                    \
-  "add %[b], %[b], %[next]\n\t"                    \
-  "vfma.f32 %q[c0], %q[u], %[" s0                  \
-  "]\n\t"                                          \
-  "vfma.f32 %q[c1], %q[u], %[" s1                  \
-  "]\n\t"                                          \
-  "vfma.f32 %q[c2], %q[u], %[" s2                  \
-  "]\n\t"                                          \
-  "vfma.f32 %q[c3], %q[u], %[" s3 "]\n\t"
-
-/// steps_4x1 with fused steps.
-template <std::size_t LDA, std::size_t LDB>
-[[gnu::always_inline]] inline void fma_steps_4x1(const float*& a, const float*& b, std::size_t steps, float32x4_t& c0,
-                                                 float32x4_t& c1, float32x4_t& c2, float32x4_t& c3) noexcept {
-  static_assert(3 * LDA * sizeof(float) < 1020, "fma_steps_4x1<LDA, LDB> requires 3 LDA floats within an LDRD offset");
-  float32x4_t u;
-  std::uint32_t x[8];
-  __asm__(
-      "dls lr, %[n]\n"
-      "1:\n\t"
-      "ldrd %[x0], %[x1], [%[a], %[o1]]\n\t"
-      "ldrd %[x2], %[x3], [%[a], %[o2]]\n\t"
-      "ldrd %[x4], %[x5], [%[a], %[o3]]\n\t"
-      "ldrd %[x6], %[x7], [%[a]], #8\n\t" SA_DETAIL_MVE_4X1_FMA_STEP("x6", "x0", "x2", "x4")
-          SA_DETAIL_MVE_4X1_FMA_STEP("x7", "x1", "x3", "x5") "le lr, 1b"
-      : [c0] "+w"(c0), [c1] "+w"(c1), [c2] "+w"(c2), [c3] "+w"(c3), [u] "=&w"(u), [x0] "=&r"(x[0]), [x1] "=&r"(x[1]),
-        [x2] "=&r"(x[2]), [x3] "=&r"(x[3]), [x4] "=&r"(x[4]), [x5] "=&r"(x[5]), [x6] "=&r"(x[6]), [x7] "=&r"(x[7]),
-        [a] "+r"(a), [b] "+r"(b)
-      : [n] "r"(steps), [next] "r"(LDB * sizeof(float)), [o1] "n"(LDA * sizeof(float)),
-        [o2] "n"(2 * LDA * sizeof(float)), [o3] "n"(3 * LDA * sizeof(float))
-      : "lr", "memory");
-}
-#undef SA_DETAIL_MVE_4X1_FMA_STEP
+#undef SA_DETAIL_MVE_MUL_ADD
+#undef SA_DETAIL_MVE_FMA
 
 /// out[MR x NV vectors] (+)= a[MR x K] . b[K x NV vectors], the last vector's lanes `last`
 /// (all lanes: 0xFFFF); rows LDA, LDB, LDC floats apart. The MR x NV accumulators stay in Q
@@ -298,12 +228,8 @@ template <std::size_t MR, std::size_t NV, std::size_t K, std::size_t LDA, std::s
     if (last == 0xFFFF) {
       const float* ak = a;
       const float* bk = b;
-      if constexpr (MR == 2 && fused)
-        fma_steps_2x2<LDA, LDB>(ak, bk, K / 2, acc[0][0], acc[0][1], acc[1][0], acc[1][1]);
-      else if constexpr (MR == 2)
+      if constexpr (MR == 2)
         steps_2x2<LDA, LDB>(ak, bk, K / 2, acc[0][0], acc[0][1], acc[1][0], acc[1][1]);
-      else if constexpr (fused)
-        fma_steps_4x1<LDA, LDB>(ak, bk, K / 2, acc[0][0], acc[1][0], acc[2][0], acc[3][0]);
       else
         steps_4x1<LDA, LDB>(ak, bk, K / 2, acc[0][0], acc[1][0], acc[2][0], acc[3][0]);
       k0 = K / 2 * 2;
