@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSL-1.0
 # Quick start, command 2: every test, with GCC 12 and Clang 16, in Debug, in Release (-O3, and
-# -O3 -march=native: the builds users make), and under ASan+UBSan.
+# -O3 -march=native: the builds users make), and under ASan+UBSan. Clang's Debug build is the
+# sanitized one (clang-asan: every test, the compile-only ones too), one build where a plain
+# Debug build and a run-time-only sanitizer build took two; the plain `clang` and `asan` presets
+# remain for use by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 # The gcc-native preset also builds the benchmarks and smoke-runs them (a few iterations each,
 # never timed).
-for preset in gcc clang asan gcc-release gcc-native clang-release clang-native; do
+for preset in gcc clang-asan gcc-release gcc-native clang-release clang-native; do
   echo "=== preset ${preset}"
   cmake --workflow --preset "${preset}" --fresh
 done

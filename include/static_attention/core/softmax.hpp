@@ -136,10 +136,10 @@ constexpr void softmax_rows_constant(const T* in, T* out, std::size_t rows, std:
 }
 
 // Run time, step 1: each row's x - max packed to the front of out (NaN or -inf marking a row
-// with NaN / +inf, or fully masked), then exp over the packed values in whole vectors.
-// Returns the count packed.
+// with NaN / +inf, or fully masked), then exp over the packed values in whole vectors; out may
+// be written up to `room` >= rows cols elements (scratch past the rows). Returns the count packed.
 template <class T, bool Causal = false>
-std::size_t softmax_rows_exp(const T* in, T* out, std::size_t rows, std::size_t cols) noexcept {
+std::size_t softmax_rows_exp(const T* in, T* out, std::size_t rows, std::size_t cols, std::size_t room) noexcept {
   constexpr T inf = std::numeric_limits<T>::infinity();
   constexpr T nan = std::numeric_limits<T>::quiet_NaN();
   if (in != out)
@@ -171,7 +171,7 @@ std::size_t softmax_rows_exp(const T* in, T* out, std::size_t rows, std::size_t 
       simd::native_bytes == 0 ? 1 : (simd::native_bytes > 16 ? simd::native_bytes : 16) / sizeof(T);
 #endif
   const std::size_t rounded = (packed + lanes - 1) / lanes * lanes;
-  const std::size_t whole = rounded <= rows * cols ? rounded : packed / lanes * lanes;
+  const std::size_t whole = rounded <= room ? rounded : packed / lanes * lanes;
   if (whole > 0) static_attention::exp(std::span<const T>{out, whole}, std::span<T>{out, whole});
   if (whole < packed) {
     T tail[lanes] = {};
@@ -224,7 +224,14 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
     softmax_rows_constant<T, Causal>(in, out, rows, cols);
     return;
   }
-  softmax_rows_normalise<T, Causal>(out, rows, cols, softmax_rows_exp<T, Causal>(in, out, rows, cols));
+  softmax_rows_normalise<T, Causal>(out, rows, cols, softmax_rows_exp<T, Causal>(in, out, rows, cols, rows * cols));
+}
+
+/// softmax_rows in place at run time, where out has room for `room` >= rows cols elements: the
+/// exp then runs whole vectors over the scratch past the rows (one call, no padded copy).
+template <class T, bool Causal = false>
+void softmax_rows_in_room(T* out, std::size_t rows, std::size_t cols, std::size_t room) noexcept {
+  softmax_rows_normalise<T, Causal>(out, rows, cols, softmax_rows_exp<T, Causal>(out, out, rows, cols, room));
 }
 
 }  // namespace detail

@@ -85,10 +85,8 @@ constexpr T sqrt_dk() noexcept {
 /// weight is exactly 0, so a causal row i is the softmax of its first i + 1 scores followed by
 /// zeros (NaN throughout when those scores hold NaN or +inf, as PyTorch gives).
 template <bool Causal, class T, std::size_t N, std::size_t Dk>
-constexpr matrix<T, N, N> attn_weights(const matrix<T, N, Dk>& queries, const matrix<T, N, Dk>& keys) noexcept {
+constexpr void attn_scores_into(const matrix<T, N, Dk>& queries, const matrix<T, N, Dk>& keys, T* scores) noexcept {
   constexpr T scale = sqrt_dk<T, Dk>();
-  matrix<T, N, N> weights;
-  T* scores = weights.elems;
   matmul_abt_kernel<T, N, Dk, N>(queries.elems, keys.elems, scores);
   if constexpr (Causal) {
     for (std::size_t i = 0; i < N; ++i)
@@ -96,7 +94,35 @@ constexpr matrix<T, N, N> attn_weights(const matrix<T, N, Dk>& queries, const ma
   } else {
     for (std::size_t k = 0; k < N * N; ++k) scores[k] /= scale;
   }
-  softmax_rows<T, Causal>(scores, scores, N, N);
+}
+
+// Scores of a few tokens whose N N is no whole number of vectors (AVX and AVX-512): at run
+// time they are built in a buffer rounded up to whole vectors, zeros past the scores, so the
+// softmax's exp is one call over whole vectors (the chapter's 6 x 6 float with AVX-512: 36 ->
+// 48 values) instead of two; then copied out. Elsewhere (16-byte vectors, Cortex-M) no buffer.
+template <class T, std::size_t N>
+inline constexpr std::size_t padded_scores = [] {
+  constexpr std::size_t lanes = simd::native_bytes >= 32 ? simd::native_bytes / sizeof(T) : 0;
+  constexpr std::size_t n = N * N;
+  return lanes > 0 && n % lanes != 0 && n <= 256 ? (n + lanes - 1) / lanes * lanes : 0;
+}();
+
+template <bool Causal, class T, std::size_t N, std::size_t Dk>
+constexpr matrix<T, N, N> attn_weights(const matrix<T, N, Dk>& queries, const matrix<T, N, Dk>& keys) noexcept {
+  matrix<T, N, N> weights;
+  constexpr std::size_t room = padded_scores<T, N>;
+  if constexpr (room > 0) {
+    if (!std::is_constant_evaluated()) {
+      T scores[room];
+      for (std::size_t k = N * N; k < room; ++k) scores[k] = T{0};
+      attn_scores_into<Causal>(queries, keys, scores);
+      softmax_rows_in_room<T, Causal>(scores, N, N, room);
+      __builtin_memcpy(weights.elems, scores, sizeof(weights.elems));
+      return weights;
+    }
+  }
+  attn_scores_into<Causal>(queries, keys, weights.elems);
+  softmax_rows<T, Causal>(weights.elems, weights.elems, N, N);
   return weights;
 }
 
