@@ -3647,9 +3647,9 @@ template <class T, std::size_t N, std::size_t used, class V, std::size_t... L>
       // From memory (a load-port operation): the 16-byte broadcast of the same row, which a
       // narrower tail block takes, then folds its own load (vmovddup) instead of both
       // broadcasting one loaded register on the shuffle port (port 5 on Intel).
-      const auto x = __builtin_ia32_vbroadcastsd256(reinterpret_cast<const double*>(row));
+      const auto both = __builtin_ia32_vbroadcastsd256(reinterpret_cast<const double*>(row));
       V out;
-      __builtin_memcpy(&out, &x, bytes);
+      __builtin_memcpy(&out, &both, bytes);
       return out;
     } else if constexpr (row_bytes == 8) {
       double d;
@@ -3696,9 +3696,9 @@ inline constexpr bool narrow_by_chunks = [] {
     if (LDA != K || N > 2 || G < 2 || K > 16 || G * K < 4 || G * N > W) return false;
     if (std::is_same_v<T, float> ? W != 4 && W != 8 : !std::is_same_v<T, double> || W != 4) return false;
     constexpr std::size_t rows_per_chunk = 4 / N;
-    for (std::size_t first = 0; first < G; first += rows_per_chunk) {
-      const std::size_t last = (first + rows_per_chunk < G ? first + rows_per_chunk : G) - 1;
-      if ((last - first) * K + 1 > 4) return false;
+    for (std::size_t top = 0; top < G; top += rows_per_chunk) {
+      const std::size_t bottom = (top + rows_per_chunk < G ? top + rows_per_chunk : G) - 1;
+      if ((bottom - top) * K + 1 > 4) return false;
     }
     return true;
   }
@@ -7301,9 +7301,13 @@ constexpr void attn_scores_into(const matrix<T, N, Dk>& queries, const matrix<T,
 // 48 values) instead of two; then copied out. Elsewhere (16-byte vectors, Cortex-M) no buffer.
 template <class T, std::size_t N>
 inline constexpr std::size_t padded_scores = [] {
-  constexpr std::size_t lanes = simd::native_bytes >= 32 ? simd::native_bytes / sizeof(T) : 0;
-  constexpr std::size_t n = N * N;
-  return lanes > 0 && n % lanes != 0 && n <= 256 ? (n + lanes - 1) / lanes * lanes : 0;
+  constexpr std::size_t cells = N * N;
+  if constexpr (simd::native_bytes < 32) {
+    return std::size_t{0};
+  } else {
+    constexpr std::size_t lanes = simd::native_bytes / sizeof(T);
+    return cells % lanes != 0 && cells <= 256 ? (cells + lanes - 1) / lanes * lanes : 0;
+  }
 }();
 
 template <bool Causal, class T, std::size_t N, std::size_t Dk>

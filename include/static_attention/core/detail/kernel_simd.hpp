@@ -223,9 +223,9 @@ template <class T, std::size_t N, std::size_t used, class V, std::size_t... L>
       // From memory (a load-port operation): the 16-byte broadcast of the same row, which a
       // narrower tail block takes, then folds its own load (vmovddup) instead of both
       // broadcasting one loaded register on the shuffle port (port 5 on Intel).
-      const auto x = __builtin_ia32_vbroadcastsd256(reinterpret_cast<const double*>(row));
+      const auto both = __builtin_ia32_vbroadcastsd256(reinterpret_cast<const double*>(row));
       V out;
-      __builtin_memcpy(&out, &x, bytes);
+      __builtin_memcpy(&out, &both, bytes);
       return out;
     } else if constexpr (row_bytes == 8) {
       double d;
@@ -272,9 +272,9 @@ inline constexpr bool narrow_by_chunks = [] {
     if (LDA != K || N > 2 || G < 2 || K > 16 || G * K < 4 || G * N > W) return false;
     if (std::is_same_v<T, float> ? W != 4 && W != 8 : !std::is_same_v<T, double> || W != 4) return false;
     constexpr std::size_t rows_per_chunk = 4 / N;
-    for (std::size_t first = 0; first < G; first += rows_per_chunk) {
-      const std::size_t last = (first + rows_per_chunk < G ? first + rows_per_chunk : G) - 1;
-      if ((last - first) * K + 1 > 4) return false;
+    for (std::size_t top = 0; top < G; top += rows_per_chunk) {
+      const std::size_t bottom = (top + rows_per_chunk < G ? top + rows_per_chunk : G) - 1;
+      if ((bottom - top) * K + 1 > 4) return false;
     }
     return true;
   }

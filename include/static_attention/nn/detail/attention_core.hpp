@@ -102,9 +102,13 @@ constexpr void attn_scores_into(const matrix<T, N, Dk>& queries, const matrix<T,
 // 48 values) instead of two; then copied out. Elsewhere (16-byte vectors, Cortex-M) no buffer.
 template <class T, std::size_t N>
 inline constexpr std::size_t padded_scores = [] {
-  constexpr std::size_t lanes = simd::native_bytes >= 32 ? simd::native_bytes / sizeof(T) : 0;
-  constexpr std::size_t n = N * N;
-  return lanes > 0 && n % lanes != 0 && n <= 256 ? (n + lanes - 1) / lanes * lanes : 0;
+  constexpr std::size_t cells = N * N;
+  if constexpr (simd::native_bytes < 32) {
+    return std::size_t{0};
+  } else {
+    constexpr std::size_t lanes = simd::native_bytes / sizeof(T);
+    return cells % lanes != 0 && cells <= 256 ? (cells + lanes - 1) / lanes * lanes : 0;
+  }
 }();
 
 template <bool Causal, class T, std::size_t N, std::size_t Dk>
