@@ -25,6 +25,13 @@
 #else
 #define SA_DETAIL_UNROLL_SCALAR
 #endif
+// GCC on x86 with AVX: where x86's builtins replace what GCC 12 builds through the stack or on
+// the shuffle port from the generic vector code.
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__)) && defined(__AVX__)
+#define SA_DETAIL_GCC_X86_AVX 1
+#else
+#define SA_DETAIL_GCC_X86_AVX 0
+#endif
 
 namespace static_attention::detail::simd {
 
@@ -159,7 +166,7 @@ inline constexpr bool narrow_by_blends = !narrow_by_shuffles<T, G, K, LDA, W> &&
 // x86's blend instructions by name.)
 template <std::size_t N, std::size_t r, class V, std::size_t... L>
 [[gnu::always_inline]] inline V blend_row(V acc, V next, std::index_sequence<L...>) noexcept {
-#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__)) && defined(__AVX__)
+#if SA_DETAIL_GCC_X86_AVX
   constexpr int mask = ((L / N < r ? 0 : 1 << L) | ...);
   if constexpr (sizeof(V) == 32 && sizeof(acc[0]) == 4)
     return __builtin_ia32_blendps256(acc, next, mask);
@@ -216,7 +223,7 @@ template <class T, std::size_t N, std::size_t used, class V, std::size_t... L>
   if constexpr (power_of_two<N> && N < W) {
     vec<T, N> r;
     __builtin_memcpy(&r, row, sizeof(r));
-#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__)) && defined(__AVX__)
+#if SA_DETAIL_GCC_X86_AVX
     constexpr std::size_t row_bytes = N * sizeof(T);
     constexpr std::size_t bytes = W * sizeof(T);
     if constexpr (row_bytes == 8 && bytes == 32) {
@@ -302,7 +309,7 @@ template <class T, std::size_t G, std::size_t N, std::size_t K, std::size_t k, c
   } else {
     static_assert(W == 8, "narrow_by_chunks: one or two chunks of four lanes");
     const T* p1 = a + chunk_offset<G, N, K, k>(G * N > 4 ? 1 : 0);
-#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__)) && defined(__AVX__)
+#if SA_DETAIL_GCC_X86_AVX
     // vinsertf128 from memory (any ALU port) rather than a load and the register form (the
     // shuffle port, with the permutes of every k).
     static_assert(std::is_same_v<T, float>, "narrow_by_chunks: two chunks only of floats");
@@ -720,3 +727,4 @@ inline void matmul_abt(const T* a, const T* b, T* out) noexcept {
 
 #undef STATIC_ATTENTION_DETAIL_UNROLL
 #undef SA_DETAIL_UNROLL_SCALAR
+#undef SA_DETAIL_GCC_X86_AVX
