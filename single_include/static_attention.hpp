@@ -3953,11 +3953,14 @@ inline void gemv_block(const T* a, const T* b, T* out, std::size_t width) noexce
   constexpr std::size_t KB = vector_registers >= 32 ? 8 : 4;
   constexpr std::size_t k_full = K / KB * KB;
   for (std::size_t k = 0; k < k_full; k += KB) {
-    // The next pass's rows, one pass ahead, into L2 (prefetcht1): a decode reads b once, and the
-    // hardware prefetcher alone leaves one core at 0.8 of its read bandwidth (GPT-2 124M decode on
-    // a 2-vCPU Xeon: 39.5-44 -> 33-34 ms a token on one thread, 22 -> 19 ms on two; into L1 gains
-    // less, non-temporal loses 2x). The last pass prefetches its own rows again (in b, harmless).
-    const T* next = b + (k + KB < k_full ? k + KB : k) * LDB;
+    // Rows `ahead` of this pass, into L2 (prefetcht1): a decode reads b once, and the hardware
+    // prefetcher alone leaves one core at 0.8 of its read bandwidth (GPT-2 124M decode on a 2-vCPU
+    // Xeon: 39.5-44 -> 33-34 ms a token on one thread, 22 -> 19 ms on two; into L1 gains less,
+    // non-temporal loses 2x). Eight rows ahead whatever KB: with KB = 4 (AVX2) one pass ahead was
+    // 4 rows, and 8 gained 2-3% (Zen 5, x86-64-v3 build, 8 paired rounds at 1 and 2 threads); with
+    // AVX-512 16 rows gained nothing over 8. The last passes prefetch their own rows (harmless).
+    constexpr std::size_t ahead = KB < 8 ? 8 : KB;
+    const T* next = b + (k + ahead + KB <= k_full ? k + ahead : k) * LDB;
     for (std::size_t v = 0; v < vectors; ++v) {
       V bv[KB];
       if ((v * W * sizeof(T)) % 64 == 0)  // a prefetch a cache line
