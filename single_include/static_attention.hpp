@@ -1965,12 +1965,104 @@ inline constexpr float round_shift_f = 0x1.8p23f;  // rounds |v| < 2^22 to an in
 // kernel_arg passes an x in range through: the same bits.
 #if defined(__GNUC__) && defined(__arm__) && !defined(__ARM_NEON) && !defined(__ARM_FEATURE_MVE)
 #define SA_DETAIL_EXP_BRANCHES 1
+// A single-precision FPU that fuses (VFMA, VFMS): FPv4-SP and FPv5 (M4F, M7, M33), with GCC.
+#if !defined(__clang__) && defined(__ARM_FEATURE_FMA) && defined(__ARM_FP) && (__ARM_FP & 4)
+#define SA_DETAIL_EXP_FUSED_HI 1
+#endif
+#endif
+
+#if defined(SA_DETAIL_EXP_BRANCHES)
+// x * y, rounded on its own wherever this is inlined: GCC contracts a product and an add by the
+// contraction mode of the function they end up in, and the always-inlined kernel below may end
+// up outside this region (the softmax's rows). No instruction.
+[[nodiscard, gnu::always_inline]] inline float product_f(float x, float y) noexcept {
+  float p = x * y;
+  round_here(p);
+  return p;
+}
+
+// exp_kernel_ff's constants, as one value for the kernel's two callers below (the softmax's loop
+// loads them once, before its first value).
+struct exp_constants_f {
+  float inv_ln2 = inv_ln2_f, shift = round_shift_f, ln2_hi = ln2_hi_f, ln2_lo = ln2_lo_f;
+  float q5 = 0x1.a124e6p-13f, q4 = 0x1.6d4318p-10f, q3 = 0x1.1110e0p-7f, q2 = 0x1.5554eap-5f, q1 = 0x1.555556p-3f,
+        q0 = 0x1.000000p-1f, one = 1.0f;
+};
+
+// exp_kernel_ff(x) at run time on those cores, up to y = exp(r) and k, the same steps: each
+// product rounded on its own (product_f), and hi = x - kd ln2_hi, which is exact (above), one
+// VFMS where the FPU fuses (the exact value rounded once is itself). Bits by __builtin_bit_cast
+// (a call to bits() would stay a call where this is inlined outside the region).
+struct exp_parts_f {
+  float y;                     // exp(r), in [0.70, 1.42]
+  std::uint32_t shifted_bits;  // bits(shifted): k + bits(round_shift_f)
+};
+[[nodiscard, gnu::always_inline]] inline exp_parts_f exp_kernel_ff_parts(float x, const exp_constants_f& c) noexcept {
+  SA_DETAIL_NO_FP_CONTRACT
+  const float shifted = product_f(x, c.inv_ln2) + c.shift;
+  const auto shifted_bits = __builtin_bit_cast(std::uint32_t, shifted);
+#if defined(__ARM_FP)
+  const float kd = shifted - c.shift;
+#if defined(SA_DETAIL_EXP_FUSED_HI)
+  const float hi = __builtin_fmaf(-kd, c.ln2_hi, x);  // exact
+#else
+  const float hi = x - product_f(kd, c.ln2_hi);  // exact
+#endif
+  const float lo = product_f(kd, c.ln2_lo);
+  const float r = hi - lo;
+#else
+  // Software floating point: for k = 0 (|x| < ln2 / 2 or so) the reduction's four operations,
+  // calls into libgcc, give kd = +0, hi = x - (+0) = x, lo = +0 and r = x - (+0) = x (for x = -0
+  // too): taken as such.
+  float hi = x, lo = 0.0f, r = x;
+  if (shifted_bits != __builtin_bit_cast(std::uint32_t, c.shift)) {
+    const float kd = shifted - c.shift;
+    hi = x - product_f(kd, c.ln2_hi);  // exact
+    lo = product_f(kd, c.ln2_lo);
+    r = hi - lo;
+  }
+#endif
+  float q = product_f(c.q5, r) + c.q4;
+  q = product_f(q, r) + c.q3;
+  q = product_f(q, r) + c.q2;
+  q = product_f(q, r) + c.q1;
+  q = product_f(q, r) + c.q0;
+  const float s = product_f(r * r, q);
+  const float a = c.one + hi;
+  const float t = hi - (a - c.one);  // exact: 1 + hi = a + t
+  return {a + (t + (s - lo)), shifted_bits};
+}
+
+// The scaling, y 2^k1 2^k2. When y 2^k is normal (the exponent field of y plus k in [1, 254]),
+// both products are exact, and y 2^k is y's bits with k added to the exponent field: one integer
+// addition instead of two multiplications (two calls into libgcc in software floating point).
+// ku << 23 is bits(shifted) << 23, as bits(round_shift_f) ends in nine zero bits.
+[[nodiscard, gnu::always_inline]] inline std::uint32_t exp_scaled_bits(exp_parts_f p) noexcept {
+  return __builtin_bit_cast(std::uint32_t, p.y) + (p.shifted_bits << 23);
+}
+
+// Otherwise (a subnormal, +0 or infinite result: x below about -86.6 or above 88.4) the two
+// products; out of line, as rare.
+[[nodiscard, gnu::noinline, gnu::cold]] inline float exp_scaled_apart(exp_parts_f p) noexcept {
+  const std::uint32_t ku = p.shifted_bits - __builtin_bit_cast(std::uint32_t, round_shift_f);  // k mod 2^32
+  const auto k1 = static_cast<std::uint32_t>(static_cast<std::int32_t>(ku) >> 1);
+  const std::uint32_t k2 = ku - k1;
+  return p.y * __builtin_bit_cast(float, (k1 + 127U) << 23) * __builtin_bit_cast(float, (k2 + 127U) << 23);
+}
+
+// exp_kernel_ff(x), for x in its range.
+[[nodiscard, gnu::always_inline]] inline float exp_kernel_ff_branches(float x) noexcept {
+  const exp_parts_f p = exp_kernel_ff_parts(x, exp_constants_f{});
+  const std::uint32_t scaled = exp_scaled_bits(p);
+  return scaled - 0x0080'0000U < 0x7f00'0000U ? __builtin_bit_cast(float, scaled) : exp_scaled_apart(p);
+}
 #endif
 
 [[nodiscard, gnu::always_inline]] constexpr float exp_impl(float x) noexcept {
 #if defined(SA_DETAIL_EXP_BRANCHES)
   if (!std::is_constant_evaluated()) {
-    if (x >= static_cast<float>(exp_zero_f) && x <= static_cast<float>(exp_overflow_f)) return exp_kernel_ff(x);
+    if (x >= static_cast<float>(exp_zero_f) && x <= static_cast<float>(exp_overflow_f))
+      return exp_kernel_ff_branches(x);
     return is_nan(x) ? quiet(x) : (x > 0.0f ? inf_f : 0.0f);  // NaN fails both compares
   }
 #endif
@@ -1983,9 +2075,67 @@ inline constexpr float round_shift_f = 0x1.8p23f;  // rounds |v| < 2^22 to an in
   return select(nan, quiet(x), r2);
 }
 
+#if defined(SA_DETAIL_EXP_BRANCHES)
+// exp(x), out of line: the softmax's rare arguments at or below -86.
+[[nodiscard, gnu::noinline, gnu::cold]] inline float exp_far_below(float x) noexcept { return exp_impl(x); }
+#endif
+
+/// The softmax's exponentials at run time: out[j] = exp(x[j] - top) for j < n, returned with
+/// their sum in order of j, where top is finite and at least every x[j] that is not NaN (so each
+/// argument is in [-inf, 0], or NaN: then the sum is NaN); out may be x. exp_impl's bits. Not
+/// inlined into callers of another contraction mode (this region's optimize pragma), so its
+/// products stay unfused.
+template <class T>
+inline T exp_below_max(const T* x, T top, T* out, std::size_t n) noexcept {
+  T total{};
+  for (std::size_t j = 0; j < n; ++j) {
+    const T e = exp_impl(x[j] - top);
+    out[j] = e;
+    total += e;
+  }
+  return total;
+}
+
+#if defined(SA_DETAIL_EXP_BRANCHES)
+/// The Cortex-M without vectors: inlined (its products are rounded on their own wherever it
+/// lands), one range check, exp(0) = 1 (the maximum's own term) without the kernel, and the
+/// scaling by an integer addition.
+template <>
+[[gnu::always_inline]] inline float exp_below_max<float>(const float* x, float top, float* out,
+                                                         std::size_t n) noexcept {
+  constexpr exp_constants_f c;
+  // An argument v in (-86, 0), as unsigned: above the sign bit's and below -86's bits. There
+  // k >= -125, so y 2^k is normal and exp_scaled_bits gives it. The first other argument (at or
+  // below -86, -inf, NaN) leaves the loop: it and the rest through exp_far_below (no call in
+  // this loop, whose values would otherwise be saved around it).
+  constexpr std::uint32_t least = 0x8000'0001U;
+  constexpr std::uint32_t span = __builtin_bit_cast(std::uint32_t, -86.0f) - least;
+  float total = 0.0f;
+  const float* const end = x + n;
+  for (; x != end; ++x, ++out) {
+    const float v = *x - top;
+    const auto u = __builtin_bit_cast(std::uint32_t, v);
+    float e = c.one;  // v = +-0: exp(0) = 1 exactly, as the kernel gives (the maximum's own term)
+    if ((u << 1) != 0) {
+      if (u - least >= span) break;
+      e = __builtin_bit_cast(float, exp_scaled_bits(exp_kernel_ff_parts(v, c)));
+    }
+    *out = e;
+    total += e;
+  }
+  for (; x != end; ++x, ++out) {
+    const float e = exp_far_below(*x - top);
+    *out = e;
+    total += e;
+  }
+  return total;
+}
+#endif
+
 }  // namespace static_attention::detail::math
 
 #undef SA_DETAIL_EXP_BRANCHES
+#undef SA_DETAIL_EXP_FUSED_HI
 
 // ---- static_attention/core/detail/math_end.hpp -----------------------------------------------
 // SPDX-License-Identifier: BSL-1.0
@@ -6390,7 +6540,9 @@ constexpr void check_softmax_element() noexcept {
 template <class T>
 inline bool nan_at_run_time(T x) noexcept {
 #if defined(__arm__) && !defined(__ARM_FP)
-  return math::is_nan(x);
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  constexpr U infinity = __builtin_bit_cast(U, std::numeric_limits<T>::infinity()) << 1;
+  return __builtin_bit_cast(U, x) << 1 > infinity;  // no call to math::is_nan: another region
 #else
   return x != x;
 #endif
@@ -6457,6 +6609,7 @@ inline void finish_row(const T* p, T* y, std::size_t len, std::size_t cols, T to
 // that one call the rows' unmasked values are first packed to the front of out (row i at
 // i (i + 1) / 2 when Causal; in place otherwise) and moved back afterwards, last row first; a
 // packed row never overtakes the unread part of its source, so no scratch buffer is needed.
+// Where there are no vectors (softmax_by_rows) the run time takes a row at a time instead.
 // The constant evaluator's softmax of each row: the reference every run-time path matches.
 template <class T, bool Causal = false>
 constexpr void softmax_rows_constant(const T* in, T* out, std::size_t rows, std::size_t cols) noexcept {
@@ -6497,6 +6650,70 @@ constexpr void softmax_rows_constant(const T* in, T* out, std::size_t rows, std:
     for (std::size_t j = 0; j < len; ++j) y[j] /= total;  // total >= 1: the max contributes 1
     for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
   }
+}
+
+// Where there are no vectors (the Cortex-M but Helium's), the run time takes a row at a time:
+// packing the rows for one exp call buys nothing there, and x - max, exp and the sum fuse into
+// one loop.
+template <class T>
+inline constexpr bool softmax_by_rows =
+#if defined(__ARM_FEATURE_MVE)
+    false;
+#else
+    simd::native_lanes<T> < simd::min_lanes<T>;
+#endif
+
+// One row at run time, where softmax_by_rows: y[0, len) the softmax of x[0, len), y[len, cols)
+// zeros (NaN in a NaN row); y is x or does not overlap it. softmax_rows_constant's steps and
+// bits: the max, each x - max's exp with their sum in order (one loop, math::exp_below_max),
+// the divisions. A NaN is found where it costs nothing per value: it is never the max (compares
+// skip it), and its exp makes the sum NaN; a sum that is not NaN is at least 1 (the max's own
+// term), so it needs no other check.
+template <class T>
+inline void softmax_row_by_row(const T* x, T* y, std::size_t len, std::size_t cols) noexcept {
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  constexpr U infinity = __builtin_bit_cast(U, std::numeric_limits<T>::infinity()) << 1;
+  T top = -std::numeric_limits<T>::infinity();
+#if defined(__arm__) && !defined(__ARM_FP)
+  // Software floating point, where a compare is a call: the max by integer keys, the values'
+  // bits with a negative one's magnitude bits flipped. Ordered as the values, but -0 below +0
+  // (only a zero maximum's sign may differ from the compares', and x - (+0), x - (-0) have one
+  // exp); a NaN with the sign bit clear above +inf (the max: a NaN row), one with it set below
+  // -inf (never the max).
+  using S = std::make_signed_t<U>;
+  constexpr unsigned sign_shift = sizeof(T) * 8 - 1;
+  constexpr U magnitude_bits = ~U{0} >> 1;
+  auto top_key = static_cast<S>(__builtin_bit_cast(U, top) ^ magnitude_bits);
+  for (std::size_t j = 0; j < len; ++j) {
+    const U b = __builtin_bit_cast(U, x[j]);
+    const auto key = static_cast<S>(b ^ (static_cast<U>(static_cast<S>(b) >> sign_shift) & magnitude_bits));
+    if (key > top_key) {
+      top_key = key;
+      top = x[j];
+    }
+  }
+#else
+  for (std::size_t j = 0; j < len; ++j) top = x[j] > top ? x[j] : top;
+#endif
+  // By bits (no compare: a call in software floating point): the max is +-inf, or NaN (above).
+  const U top_bits = __builtin_bit_cast(U, top);
+  bool nan_row = top_bits << 1 >= infinity && top_bits >> (sizeof(T) * 8 - 1) == 0;  // +inf or NaN
+  if (!nan_row && top_bits << 1 == infinity) {  // -inf: every value masked (zeros), or NaN
+    for (std::size_t j = 0; j < len; ++j) nan_row |= nan_at_run_time(x[j]);
+    if (!nan_row) {
+      for (std::size_t j = 0; j < cols; ++j) y[j] = T{0};
+      return;
+    }
+  }
+  if (!nan_row) {
+    const T total = math::exp_below_max(x, top, y, len);
+    if (!nan_at_run_time(total)) {
+      for (std::size_t j = 0; j < len; ++j) y[j] /= total;
+      for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
+      return;
+    }
+  }
+  for (std::size_t j = 0; j < cols; ++j) y[j] = std::numeric_limits<T>::quiet_NaN();
 }
 
 // Run time, step 1: each row's x - max packed to the front of out (NaN or -inf marking a row
@@ -6586,6 +6803,11 @@ template <class T, bool Causal = false>
 constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t cols) noexcept {
   if (std::is_constant_evaluated()) {
     softmax_rows_constant<T, Causal>(in, out, rows, cols);
+    return;
+  }
+  if constexpr (softmax_by_rows<T>) {
+    for (std::size_t i = 0; i < rows; ++i)
+      softmax_row_by_row(in + i * cols, out + i * cols, Causal && i + 1 < cols ? i + 1 : cols, cols);
     return;
   }
   softmax_rows_normalise<T, Causal>(out, rows, cols, softmax_rows_exp<T, Causal>(in, out, rows, cols, rows * cols));
@@ -12180,14 +12402,14 @@ consteval frame_allowances target_frame_allowances() noexcept {
 #if defined(__ARM_FEATURE_MVE) && !defined(__OPTIMIZE_SIZE__)
   return {1250, 762};  // Cortex-M55 (Helium), -O3
 #elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP) && (__ARM_FP & 8)
-  return {540, 760};  // Cortex-M7 (ARMv7E-M, double-precision FPU), -O3
+  return {492, 760};  // Cortex-M7 (ARMv7E-M, double-precision FPU), -O3
 #elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP)
-  return {558, 680};  // Cortex-M4F (ARMv7E-M, single-precision FPU), -O3
+  return {484, 768};  // Cortex-M4F (ARMv7E-M, single-precision FPU), -O3
 #elif (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_8M_MAIN__)) && defined(__OPTIMIZE_SIZE__)
 #if defined(__ARM_FP)
   return {520, 52};  // Cortex-M33 (ARMv8-M Mainline, hard float), -Os
 #else
-  return {645, 52};  // Cortex-M3 (ARMv7-M, float in software), -Os
+  return {542, 52};  // Cortex-M3 (ARMv7-M, float in software), -Os
 #endif
 #else
   return unmeasured;

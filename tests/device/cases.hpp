@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <span>
 
 #include <static_attention/core/random.hpp>
@@ -405,7 +406,42 @@ struct tanh_array : math_case<math_fn::tanh, mr::tanh_float, true> {
   static constexpr const char* name = "math.tanh.array";
 };
 
-using math = group<exp_scalar, exp_array, log_scalar, log_array, sqrt_scalar, tanh_scalar, tanh_array>;
+// Softmax rows that take every path of the run-time softmax and its exponentials (on the
+// Cortex-M without vectors: softmax.hpp's softmax_row_by_row, math_exp.hpp's exp_below_max):
+// differences x - max in (-86, 0) with k from 0 to -124, at -86, between -86 and -104
+// (subnormal weights), at and past -104, -inf; +-0 maxima; an x - max that overflows to -inf;
+// a row of -inf (zeros); +inf (NaN); NaN first, after the max, after a far value, among -inf,
+// and with the sign bit set. What is checked is the bits, against the constant evaluator's:
+// the reference holds no values.
+inline constexpr float f_inf = std::numeric_limits<float>::infinity();
+inline constexpr float f_nan = std::numeric_limits<float>::quiet_NaN();
+inline constexpr float f_max = std::numeric_limits<float>::max();
+inline constexpr float f_negative_nan = std::bit_cast<float>(0xffc0'0000U);
+struct softmax_rows_args {
+  sa::matrix<float, 12, 8> x;
+};
+inline constexpr softmax_rows_args softmax_rows_inputs{
+    {{0.0f, -1.0f, -2.5f, -0.25f, -0.3465f, -0.3467f, 0.125f, 3.0f},
+     {0.0f, -85.99999f, -86.0f, -86.00001f, -86.99f, -87.34f, -100.0f, -103.99999f},
+     {0.0f, -104.0f, -104.00001f, -200.0f, -f_inf, -1e30f, -f_max, -0.0f},
+     {f_max, -f_max, 0.0f, 1.0f, -f_max, f_max, 2.0f, -3.0f},
+     {-f_inf, -f_inf, -f_inf, -f_inf, -f_inf, -f_inf, -f_inf, -f_inf},
+     {f_nan, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f},
+     {1.0f, 7.0f, 2.0f, f_nan, 3.0f, 4.0f, 5.0f, 6.0f},
+     {1.0f, 2.0f, 3.0f, f_inf, 4.0f, 5.0f, 6.0f, 7.0f},
+     {-f_inf, -f_inf, f_nan, -f_inf, -f_inf, -f_inf, -f_inf, -f_inf},
+     {-0.0f, -0.0f, 0.0f, -0.0f, 0.0f, 0.0f, -0.0f, -0.0f},
+     {0.0f, -95.0f, f_nan, -1.0f, -2.0f, f_negative_nan, -3.0f, -4.0f},
+     {-80.5f, -60.25f, -44.3f, -10.7f, 1e-30f, -1e-30f, 0.5f, -16.0f}}};
+struct softmax_rows {
+  static constexpr const char* name = "math.softmax.rows";
+  using args_type = softmax_rows_args;
+  static constexpr const args_type& args = softmax_rows_inputs;
+  static constexpr auto run(const args_type& a) noexcept { return sa::softmax(a.x); }
+  static constexpr reference_values torch{std::span<const double>{}, tolerance_kind::absolute, 0.0};
+};
+
+using math = group<exp_scalar, exp_array, log_scalar, log_array, sqrt_scalar, tanh_scalar, tanh_array, softmax_rows>;
 
 // ---- the chapter-4 GPT: tiny models, weights drawn as torch.manual_seed(123) draws -----------
 

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <static_attention/core/detail/kernel_simd.hpp>
 #include <static_attention/core/math.hpp>
@@ -26,7 +28,9 @@ constexpr void check_softmax_element() noexcept {
 template <class T>
 inline bool nan_at_run_time(T x) noexcept {
 #if defined(__arm__) && !defined(__ARM_FP)
-  return math::is_nan(x);
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  constexpr U infinity = __builtin_bit_cast(U, std::numeric_limits<T>::infinity()) << 1;
+  return __builtin_bit_cast(U, x) << 1 > infinity;  // no call to math::is_nan: another region
 #else
   return x != x;
 #endif
@@ -93,6 +97,7 @@ inline void finish_row(const T* p, T* y, std::size_t len, std::size_t cols, T to
 // that one call the rows' unmasked values are first packed to the front of out (row i at
 // i (i + 1) / 2 when Causal; in place otherwise) and moved back afterwards, last row first; a
 // packed row never overtakes the unread part of its source, so no scratch buffer is needed.
+// Where there are no vectors (softmax_by_rows) the run time takes a row at a time instead.
 // The constant evaluator's softmax of each row: the reference every run-time path matches.
 template <class T, bool Causal = false>
 constexpr void softmax_rows_constant(const T* in, T* out, std::size_t rows, std::size_t cols) noexcept {
@@ -133,6 +138,70 @@ constexpr void softmax_rows_constant(const T* in, T* out, std::size_t rows, std:
     for (std::size_t j = 0; j < len; ++j) y[j] /= total;  // total >= 1: the max contributes 1
     for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
   }
+}
+
+// Where there are no vectors (the Cortex-M but Helium's), the run time takes a row at a time:
+// packing the rows for one exp call buys nothing there, and x - max, exp and the sum fuse into
+// one loop.
+template <class T>
+inline constexpr bool softmax_by_rows =
+#if defined(__ARM_FEATURE_MVE)
+    false;
+#else
+    simd::native_lanes<T> < simd::min_lanes<T>;
+#endif
+
+// One row at run time, where softmax_by_rows: y[0, len) the softmax of x[0, len), y[len, cols)
+// zeros (NaN in a NaN row); y is x or does not overlap it. softmax_rows_constant's steps and
+// bits: the max, each x - max's exp with their sum in order (one loop, math::exp_below_max),
+// the divisions. A NaN is found where it costs nothing per value: it is never the max (compares
+// skip it), and its exp makes the sum NaN; a sum that is not NaN is at least 1 (the max's own
+// term), so it needs no other check.
+template <class T>
+inline void softmax_row_by_row(const T* x, T* y, std::size_t len, std::size_t cols) noexcept {
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  constexpr U infinity = __builtin_bit_cast(U, std::numeric_limits<T>::infinity()) << 1;
+  T top = -std::numeric_limits<T>::infinity();
+#if defined(__arm__) && !defined(__ARM_FP)
+  // Software floating point, where a compare is a call: the max by integer keys, the values'
+  // bits with a negative one's magnitude bits flipped. Ordered as the values, but -0 below +0
+  // (only a zero maximum's sign may differ from the compares', and x - (+0), x - (-0) have one
+  // exp); a NaN with the sign bit clear above +inf (the max: a NaN row), one with it set below
+  // -inf (never the max).
+  using S = std::make_signed_t<U>;
+  constexpr unsigned sign_shift = sizeof(T) * 8 - 1;
+  constexpr U magnitude_bits = ~U{0} >> 1;
+  auto top_key = static_cast<S>(__builtin_bit_cast(U, top) ^ magnitude_bits);
+  for (std::size_t j = 0; j < len; ++j) {
+    const U b = __builtin_bit_cast(U, x[j]);
+    const auto key = static_cast<S>(b ^ (static_cast<U>(static_cast<S>(b) >> sign_shift) & magnitude_bits));
+    if (key > top_key) {
+      top_key = key;
+      top = x[j];
+    }
+  }
+#else
+  for (std::size_t j = 0; j < len; ++j) top = x[j] > top ? x[j] : top;
+#endif
+  // By bits (no compare: a call in software floating point): the max is +-inf, or NaN (above).
+  const U top_bits = __builtin_bit_cast(U, top);
+  bool nan_row = top_bits << 1 >= infinity && top_bits >> (sizeof(T) * 8 - 1) == 0;  // +inf or NaN
+  if (!nan_row && top_bits << 1 == infinity) {  // -inf: every value masked (zeros), or NaN
+    for (std::size_t j = 0; j < len; ++j) nan_row |= nan_at_run_time(x[j]);
+    if (!nan_row) {
+      for (std::size_t j = 0; j < cols; ++j) y[j] = T{0};
+      return;
+    }
+  }
+  if (!nan_row) {
+    const T total = math::exp_below_max(x, top, y, len);
+    if (!nan_at_run_time(total)) {
+      for (std::size_t j = 0; j < len; ++j) y[j] /= total;
+      for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
+      return;
+    }
+  }
+  for (std::size_t j = 0; j < cols; ++j) y[j] = std::numeric_limits<T>::quiet_NaN();
 }
 
 // Run time, step 1: each row's x - max packed to the front of out (NaN or -inf marking a row
@@ -222,6 +291,11 @@ template <class T, bool Causal = false>
 constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t cols) noexcept {
   if (std::is_constant_evaluated()) {
     softmax_rows_constant<T, Causal>(in, out, rows, cols);
+    return;
+  }
+  if constexpr (softmax_by_rows<T>) {
+    for (std::size_t i = 0; i < rows; ++i)
+      softmax_row_by_row(in + i * cols, out + i * cols, Causal && i + 1 < cols ? i + 1 : cols, cols);
     return;
   }
   softmax_rows_normalise<T, Causal>(out, rows, cols, softmax_rows_exp<T, Causal>(in, out, rows, cols, rows * cols));

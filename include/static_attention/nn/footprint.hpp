@@ -44,14 +44,14 @@ consteval frame_allowances target_frame_allowances() noexcept {
 #if defined(__ARM_FEATURE_MVE) && !defined(__OPTIMIZE_SIZE__)
   return {1250, 762};  // Cortex-M55 (Helium), -O3
 #elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP) && (__ARM_FP & 8)
-  return {540, 760};  // Cortex-M7 (ARMv7E-M, double-precision FPU), -O3
+  return {492, 760};  // Cortex-M7 (ARMv7E-M, double-precision FPU), -O3
 #elif defined(__ARM_ARCH_7EM__) && !defined(__OPTIMIZE_SIZE__) && defined(__ARM_FP)
-  return {558, 680};  // Cortex-M4F (ARMv7E-M, single-precision FPU), -O3
+  return {484, 768};  // Cortex-M4F (ARMv7E-M, single-precision FPU), -O3
 #elif (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_8M_MAIN__)) && defined(__OPTIMIZE_SIZE__)
 #if defined(__ARM_FP)
   return {520, 52};  // Cortex-M33 (ARMv8-M Mainline, hard float), -Os
 #else
-  return {645, 52};  // Cortex-M3 (ARMv7-M, float in software), -Os
+  return {542, 52};  // Cortex-M3 (ARMv7-M, float in software), -Os
 #endif
 #else
   return unmeasured;

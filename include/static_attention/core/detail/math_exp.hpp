@@ -8,9 +8,11 @@
 // Coefficients: Chebyshev fits in 50-digit arithmetic (tests/reference/gen_math_reference.py --fit).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
+#include <static_attention/core/detail/fp_contract.hpp>
 #include <static_attention/core/detail/math_common.hpp>
 
 #include <static_attention/core/detail/math_begin.hpp>
@@ -142,12 +144,104 @@ inline constexpr float round_shift_f = 0x1.8p23f;  // rounds |v| < 2^22 to an in
 // kernel_arg passes an x in range through: the same bits.
 #if defined(__GNUC__) && defined(__arm__) && !defined(__ARM_NEON) && !defined(__ARM_FEATURE_MVE)
 #define SA_DETAIL_EXP_BRANCHES 1
+// A single-precision FPU that fuses (VFMA, VFMS): FPv4-SP and FPv5 (M4F, M7, M33), with GCC.
+#if !defined(__clang__) && defined(__ARM_FEATURE_FMA) && defined(__ARM_FP) && (__ARM_FP & 4)
+#define SA_DETAIL_EXP_FUSED_HI 1
+#endif
+#endif
+
+#if defined(SA_DETAIL_EXP_BRANCHES)
+// x * y, rounded on its own wherever this is inlined: GCC contracts a product and an add by the
+// contraction mode of the function they end up in, and the always-inlined kernel below may end
+// up outside this region (the softmax's rows). No instruction.
+[[nodiscard, gnu::always_inline]] inline float product_f(float x, float y) noexcept {
+  float p = x * y;
+  round_here(p);
+  return p;
+}
+
+// exp_kernel_ff's constants, as one value for the kernel's two callers below (the softmax's loop
+// loads them once, before its first value).
+struct exp_constants_f {
+  float inv_ln2 = inv_ln2_f, shift = round_shift_f, ln2_hi = ln2_hi_f, ln2_lo = ln2_lo_f;
+  float q5 = 0x1.a124e6p-13f, q4 = 0x1.6d4318p-10f, q3 = 0x1.1110e0p-7f, q2 = 0x1.5554eap-5f, q1 = 0x1.555556p-3f,
+        q0 = 0x1.000000p-1f, one = 1.0f;
+};
+
+// exp_kernel_ff(x) at run time on those cores, up to y = exp(r) and k, the same steps: each
+// product rounded on its own (product_f), and hi = x - kd ln2_hi, which is exact (above), one
+// VFMS where the FPU fuses (the exact value rounded once is itself). Bits by __builtin_bit_cast
+// (a call to bits() would stay a call where this is inlined outside the region).
+struct exp_parts_f {
+  float y;                     // exp(r), in [0.70, 1.42]
+  std::uint32_t shifted_bits;  // bits(shifted): k + bits(round_shift_f)
+};
+[[nodiscard, gnu::always_inline]] inline exp_parts_f exp_kernel_ff_parts(float x, const exp_constants_f& c) noexcept {
+  SA_DETAIL_NO_FP_CONTRACT
+  const float shifted = product_f(x, c.inv_ln2) + c.shift;
+  const auto shifted_bits = __builtin_bit_cast(std::uint32_t, shifted);
+#if defined(__ARM_FP)
+  const float kd = shifted - c.shift;
+#if defined(SA_DETAIL_EXP_FUSED_HI)
+  const float hi = __builtin_fmaf(-kd, c.ln2_hi, x);  // exact
+#else
+  const float hi = x - product_f(kd, c.ln2_hi);  // exact
+#endif
+  const float lo = product_f(kd, c.ln2_lo);
+  const float r = hi - lo;
+#else
+  // Software floating point: for k = 0 (|x| < ln2 / 2 or so) the reduction's four operations,
+  // calls into libgcc, give kd = +0, hi = x - (+0) = x, lo = +0 and r = x - (+0) = x (for x = -0
+  // too): taken as such.
+  float hi = x, lo = 0.0f, r = x;
+  if (shifted_bits != __builtin_bit_cast(std::uint32_t, c.shift)) {
+    const float kd = shifted - c.shift;
+    hi = x - product_f(kd, c.ln2_hi);  // exact
+    lo = product_f(kd, c.ln2_lo);
+    r = hi - lo;
+  }
+#endif
+  float q = product_f(c.q5, r) + c.q4;
+  q = product_f(q, r) + c.q3;
+  q = product_f(q, r) + c.q2;
+  q = product_f(q, r) + c.q1;
+  q = product_f(q, r) + c.q0;
+  const float s = product_f(r * r, q);
+  const float a = c.one + hi;
+  const float t = hi - (a - c.one);  // exact: 1 + hi = a + t
+  return {a + (t + (s - lo)), shifted_bits};
+}
+
+// The scaling, y 2^k1 2^k2. When y 2^k is normal (the exponent field of y plus k in [1, 254]),
+// both products are exact, and y 2^k is y's bits with k added to the exponent field: one integer
+// addition instead of two multiplications (two calls into libgcc in software floating point).
+// ku << 23 is bits(shifted) << 23, as bits(round_shift_f) ends in nine zero bits.
+[[nodiscard, gnu::always_inline]] inline std::uint32_t exp_scaled_bits(exp_parts_f p) noexcept {
+  return __builtin_bit_cast(std::uint32_t, p.y) + (p.shifted_bits << 23);
+}
+
+// Otherwise (a subnormal, +0 or infinite result: x below about -86.6 or above 88.4) the two
+// products; out of line, as rare.
+[[nodiscard, gnu::noinline, gnu::cold]] inline float exp_scaled_apart(exp_parts_f p) noexcept {
+  const std::uint32_t ku = p.shifted_bits - __builtin_bit_cast(std::uint32_t, round_shift_f);  // k mod 2^32
+  const auto k1 = static_cast<std::uint32_t>(static_cast<std::int32_t>(ku) >> 1);
+  const std::uint32_t k2 = ku - k1;
+  return p.y * __builtin_bit_cast(float, (k1 + 127U) << 23) * __builtin_bit_cast(float, (k2 + 127U) << 23);
+}
+
+// exp_kernel_ff(x), for x in its range.
+[[nodiscard, gnu::always_inline]] inline float exp_kernel_ff_branches(float x) noexcept {
+  const exp_parts_f p = exp_kernel_ff_parts(x, exp_constants_f{});
+  const std::uint32_t scaled = exp_scaled_bits(p);
+  return scaled - 0x0080'0000U < 0x7f00'0000U ? __builtin_bit_cast(float, scaled) : exp_scaled_apart(p);
+}
 #endif
 
 [[nodiscard, gnu::always_inline]] constexpr float exp_impl(float x) noexcept {
 #if defined(SA_DETAIL_EXP_BRANCHES)
   if (!std::is_constant_evaluated()) {
-    if (x >= static_cast<float>(exp_zero_f) && x <= static_cast<float>(exp_overflow_f)) return exp_kernel_ff(x);
+    if (x >= static_cast<float>(exp_zero_f) && x <= static_cast<float>(exp_overflow_f))
+      return exp_kernel_ff_branches(x);
     return is_nan(x) ? quiet(x) : (x > 0.0f ? inf_f : 0.0f);  // NaN fails both compares
   }
 #endif
@@ -160,8 +254,66 @@ inline constexpr float round_shift_f = 0x1.8p23f;  // rounds |v| < 2^22 to an in
   return select(nan, quiet(x), r2);
 }
 
+#if defined(SA_DETAIL_EXP_BRANCHES)
+// exp(x), out of line: the softmax's rare arguments at or below -86.
+[[nodiscard, gnu::noinline, gnu::cold]] inline float exp_far_below(float x) noexcept { return exp_impl(x); }
+#endif
+
+/// The softmax's exponentials at run time: out[j] = exp(x[j] - top) for j < n, returned with
+/// their sum in order of j, where top is finite and at least every x[j] that is not NaN (so each
+/// argument is in [-inf, 0], or NaN: then the sum is NaN); out may be x. exp_impl's bits. Not
+/// inlined into callers of another contraction mode (this region's optimize pragma), so its
+/// products stay unfused.
+template <class T>
+inline T exp_below_max(const T* x, T top, T* out, std::size_t n) noexcept {
+  T total{};
+  for (std::size_t j = 0; j < n; ++j) {
+    const T e = exp_impl(x[j] - top);
+    out[j] = e;
+    total += e;
+  }
+  return total;
+}
+
+#if defined(SA_DETAIL_EXP_BRANCHES)
+/// The Cortex-M without vectors: inlined (its products are rounded on their own wherever it
+/// lands), one range check, exp(0) = 1 (the maximum's own term) without the kernel, and the
+/// scaling by an integer addition.
+template <>
+[[gnu::always_inline]] inline float exp_below_max<float>(const float* x, float top, float* out,
+                                                         std::size_t n) noexcept {
+  constexpr exp_constants_f c;
+  // An argument v in (-86, 0), as unsigned: above the sign bit's and below -86's bits. There
+  // k >= -125, so y 2^k is normal and exp_scaled_bits gives it. The first other argument (at or
+  // below -86, -inf, NaN) leaves the loop: it and the rest through exp_far_below (no call in
+  // this loop, whose values would otherwise be saved around it).
+  constexpr std::uint32_t least = 0x8000'0001U;
+  constexpr std::uint32_t span = __builtin_bit_cast(std::uint32_t, -86.0f) - least;
+  float total = 0.0f;
+  const float* const end = x + n;
+  for (; x != end; ++x, ++out) {
+    const float v = *x - top;
+    const auto u = __builtin_bit_cast(std::uint32_t, v);
+    float e = c.one;  // v = +-0: exp(0) = 1 exactly, as the kernel gives (the maximum's own term)
+    if ((u << 1) != 0) {
+      if (u - least >= span) break;
+      e = __builtin_bit_cast(float, exp_scaled_bits(exp_kernel_ff_parts(v, c)));
+    }
+    *out = e;
+    total += e;
+  }
+  for (; x != end; ++x, ++out) {
+    const float e = exp_far_below(*x - top);
+    *out = e;
+    total += e;
+  }
+  return total;
+}
+#endif
+
 }  // namespace static_attention::detail::math
 
 #undef SA_DETAIL_EXP_BRANCHES
+#undef SA_DETAIL_EXP_FUSED_HI
 
 #include <static_attention/core/detail/math_end.hpp>
