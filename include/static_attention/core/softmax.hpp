@@ -251,9 +251,75 @@ std::size_t softmax_rows_exp(const T* in, T* out, std::size_t rows, std::size_t 
   return packed;
 }
 
+// Rows shorter than a vector, all packed values in one small block: their divisions as one
+// pass of whole vectors (each value over its row's sum), where a row at a time is one scalar
+// division a value (the chapter's 6 x 6 scores: 36 divisions in 3 vectors with AVX-512). The
+// same sums in the same order, the same divisions: the same bits. Out may be written up to
+// `room` >= packed elements. False (nothing written) where this does not apply.
+inline constexpr std::size_t one_pass_division = 64;
+
+template <class T, bool Causal>
+bool normalise_short_rows(T* out, std::size_t rows, std::size_t cols, std::size_t packed,
+                          std::size_t room) noexcept {
+#if defined(__GNUC__)
+  constexpr std::size_t W = simd::native_lanes<T>;
+  if constexpr (W >= simd::min_lanes<T>) {
+    // By the shape, not by packed: a compiler then sees the bounds on every path it keeps.
+    if (cols >= W || rows * cols > one_pass_division || rows * cols < W) return false;
+    using V = simd::vec<T, W>;
+    T divisor[one_pass_division];
+    T total[one_pass_division];
+    bool plain = true;  // every sum a number above zero
+    for (std::size_t i = 0, at = 0; i < rows; ++i) {
+      const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
+      T t{};
+      for (std::size_t j = 0; j < len; ++j) t += out[at + j];
+      const bool fine = !nan_at_run_time(t) && t != T{0};
+      plain = plain && fine;
+      total[i] = t;
+      for (std::size_t j = 0; j < len; ++j) divisor[at + j] = fine ? t : T{1};
+      at += len;
+    }
+    const std::size_t rounded = (packed + W - 1) / W * W;
+    const std::size_t whole = rounded <= room ? rounded : packed / W * W;
+    for (std::size_t k = packed; k < whole; ++k) divisor[k] = T{1};  // scratch past the values
+    std::size_t k = 0;
+    for (; k + W <= whole; k += W) {
+      V a, b;
+      __builtin_memcpy(&a, out + k, sizeof(V));
+      __builtin_memcpy(&b, divisor + k, sizeof(V));
+      a = a / b;
+      __builtin_memcpy(out + k, &a, sizeof(V));
+    }
+    for (; k < packed; ++k) out[k] /= divisor[k];
+    if (!Causal && plain) return true;  // every row already in its place
+    // Each row from its packed place to its own, last row first (a row's place never covers
+    // the packed values of the rows above), the masked rest zero; a NaN or zero sum as finish_row.
+    for (std::size_t i = rows; i-- > 0;) {
+      const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
+      const std::size_t at = Causal ? (i < cols ? i * (i + 1) / 2 : cols * (cols + 1) / 2 + (i - cols) * cols) : i * cols;
+      T* y = out + i * cols;
+      const T t = total[i];
+      if (nan_at_run_time(t) || t == T{0}) {
+        for (std::size_t j = 0; j < cols; ++j) y[j] = nan_at_run_time(t) ? std::numeric_limits<T>::quiet_NaN() : T{0};
+        continue;
+      }
+      if (y != out + at)
+        for (std::size_t j = len; j-- > 0;) y[j] = out[at + j];
+      for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
+    }
+    return true;
+  }
+#endif
+  (void)out, (void)rows, (void)cols, (void)packed, (void)room;
+  return false;
+}
+
 // Run time, step 2: each row's sum in order and its place in out, last row first.
 template <class T, bool Causal = false>
-void softmax_rows_normalise(T* out, std::size_t rows, std::size_t cols, std::size_t packed) noexcept {
+void softmax_rows_normalise(T* out, std::size_t rows, std::size_t cols, std::size_t packed,
+                            std::size_t room) noexcept {
+  if (normalise_short_rows<T, Causal>(out, rows, cols, packed, room)) return;
   // Last row first (a row's final place never covers the packed values of the rows above).
   // Four rows of one length have their sums taken together: four independent chains of adds,
   // each in order j = 0, 1, ...
@@ -298,14 +364,15 @@ constexpr void softmax_rows(const T* in, T* out, std::size_t rows, std::size_t c
       softmax_row_by_row(in + i * cols, out + i * cols, Causal && i + 1 < cols ? i + 1 : cols, cols);
     return;
   }
-  softmax_rows_normalise<T, Causal>(out, rows, cols, softmax_rows_exp<T, Causal>(in, out, rows, cols, rows * cols));
+  softmax_rows_normalise<T, Causal>(out, rows, cols, softmax_rows_exp<T, Causal>(in, out, rows, cols, rows * cols),
+                                    rows * cols);
 }
 
 /// softmax_rows in place at run time, where out has room for `room` >= rows cols elements: the
 /// exp then runs whole vectors over the scratch past the rows (one call, no padded copy).
 template <class T, bool Causal = false>
 void softmax_rows_in_room(T* out, std::size_t rows, std::size_t cols, std::size_t room) noexcept {
-  softmax_rows_normalise<T, Causal>(out, rows, cols, softmax_rows_exp<T, Causal>(out, out, rows, cols, room));
+  softmax_rows_normalise<T, Causal>(out, rows, cols, softmax_rows_exp<T, Causal>(out, out, rows, cols, room), room);
 }
 
 }  // namespace detail

@@ -149,6 +149,10 @@ inline bool softmax_row_in_range(float* x, std::size_t n) noexcept {
 }
 #endif
 
+// The most scores (positions squared) causal_attend holds as one block, on x86 only: 1 KiB of
+// float, 2 KiB of double.
+inline constexpr std::size_t small_causal_block = 256;
+
 /// Causal attention of `rows` query rows (row stride D; head h in columns [h hd, (h + 1) hd))
 /// whose keys and values are already in the store at positions first .. first + rows - 1:
 /// query i attends to positions 0 .. first + i. `context` (rows x D, zeros on entry) receives
@@ -200,6 +204,29 @@ constexpr void causal_attend(const T* queries, std::size_t rows, const T* keys_t
     }
   }
 #endif
+  // A few positions on x86's wide vectors (the chapter's 6 tokens): a head's whole causal block
+  // of scores, then one softmax over its rows (one exp over whole vectors and one pass of
+  // divisions, where a row at a time is a call of its own with a scalar tail), then the
+  // weighted values. The same scores, rows and sums in the same order: the same bits. Not with
+  // dropout (its draws go row by row), nor past the first position (a decode step: one row).
+  if constexpr (std::is_same_v<Drop, no_dropout> && simd::native_bytes >= 32 &&
+                Capacity * Capacity <= small_causal_block) {
+    if (!std::is_constant_evaluated() && first == 0 && rows > 1 && rows <= Capacity) {
+      constexpr std::size_t lanes = simd::native_lanes<T>;
+      constexpr std::size_t room = (Capacity * Capacity + lanes - 1) / lanes * lanes;
+      T block[room]{};  // zeros: the softmax's exp reads whole vectors past the packed rows
+      for (std::size_t h = h0; h < h1; ++h) {
+        for (std::size_t i = 0; i < rows; ++i)
+          head_scores<T, head_dim, KS, PS>(queries + i * D + h * head_dim, keys_t + h * head_dim * KS, i + 1, scale,
+                                           block + i * Capacity);
+        softmax_rows_in_room<T, true>(block, rows, Capacity, room);
+        for (std::size_t i = 0; i < rows; ++i)
+          weighted_values<T, head_dim, D>(block + i * Capacity, values + h * head_dim, i + 1,
+                                          context + i * D + h * head_dim);
+      }
+      return;
+    }
+  }
   for (std::size_t h = h0; h < h1; ++h) {
     T* row = scores + h * scores_stride;
     for (std::size_t i = 0; i < rows; ++i) {
