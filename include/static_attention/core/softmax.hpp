@@ -259,8 +259,7 @@ std::size_t softmax_rows_exp(const T* in, T* out, std::size_t rows, std::size_t 
 inline constexpr std::size_t one_pass_division = 64;
 
 template <class T, bool Causal>
-bool normalise_short_rows(T* out, std::size_t rows, std::size_t cols, std::size_t packed,
-                          std::size_t room) noexcept {
+bool normalise_short_rows(T* out, std::size_t rows, std::size_t cols, std::size_t packed, std::size_t room) noexcept {
 #if defined(__GNUC__)
   constexpr std::size_t W = simd::native_lanes<T>;
   if constexpr (W >= simd::min_lanes<T>) {
@@ -294,18 +293,17 @@ bool normalise_short_rows(T* out, std::size_t rows, std::size_t cols, std::size_
     for (; k < packed; ++k) out[k] /= divisor[k];
     if (!Causal && plain) return true;  // every row already in its place
     // Each row from its packed place to its own, last row first (a row's place never covers
-    // the packed values of the rows above), the masked rest zero; a NaN or zero sum as finish_row.
+    // the packed values of the rows above), the masked rest zero.
     for (std::size_t i = rows; i-- > 0;) {
       const std::size_t len = Causal && i + 1 < cols ? i + 1 : cols;
-      const std::size_t at = Causal ? (i < cols ? i * (i + 1) / 2 : cols * (cols + 1) / 2 + (i - cols) * cols) : i * cols;
+      const T* p = out + (packed -= len);
       T* y = out + i * cols;
-      const T t = total[i];
-      if (nan_at_run_time(t) || t == T{0}) {
-        for (std::size_t j = 0; j < cols; ++j) y[j] = nan_at_run_time(t) ? std::numeric_limits<T>::quiet_NaN() : T{0};
+      if (nan_at_run_time(total[i]) || total[i] == T{0}) {
+        finish_row(p, y, len, cols, total[i]);  // a row of NaN or of zeros: no division
         continue;
       }
-      if (y != out + at)
-        for (std::size_t j = len; j-- > 0;) y[j] = out[at + j];
+      if (y != p)
+        for (std::size_t j = len; j-- > 0;) y[j] = p[j];
       for (std::size_t j = len; j < cols; ++j) y[j] = T{0};
     }
     return true;
@@ -317,8 +315,7 @@ bool normalise_short_rows(T* out, std::size_t rows, std::size_t cols, std::size_
 
 // Run time, step 2: each row's sum in order and its place in out, last row first.
 template <class T, bool Causal = false>
-void softmax_rows_normalise(T* out, std::size_t rows, std::size_t cols, std::size_t packed,
-                            std::size_t room) noexcept {
+void softmax_rows_normalise(T* out, std::size_t rows, std::size_t cols, std::size_t packed, std::size_t room) noexcept {
   if (normalise_short_rows<T, Causal>(out, rows, cols, packed, room)) return;
   // Last row first (a row's final place never covers the packed values of the rows above).
   // Four rows of one length have their sums taken together: four independent chains of adds,
