@@ -9,9 +9,8 @@
 # and chapter-example tests only built (they run in the five other presets; gpt.gpt124m and
 # threads.gpt124m still run sanitized), clang-release leaves out the file-format and text
 # folders (they run under Clang in clang-asan, and at -O3 in gcc-release), the three ISA presets
-# leave out gpt.state_dict (the .npz loader's test, as those folders) and same_bits.fast_fma_bound
-# (built at -O3 -march=native by the Debug presets already), and the two checks that use no
-# compiler of the build's own (docs.in_sync, single_include.up_to_date) run in gcc alone.
+# leave out gpt.state_dict (the .npz loader's test, as those folders), and the two checks that
+# use no compiler of the build's own (docs.in_sync, single_include.up_to_date) run in gcc alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
